@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { openDb } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { AppError } from './lib/errors.js';
+import { DEMO_SLUG, seedDemoTenant } from './modules/tenants/demo-seed.js';
+import { createTenant, syncSystemRoles } from './modules/tenants/tenants.service.js';
+import { serve } from './server.js';
+
+const USAGE = `Usage: npm run parish -- <command>
+
+Commands:
+  serve                      migrate, then serve the API (npm start)
+  migrate                    apply database migrations
+  tenant create --slug SLUG --name NAME --admin-username USER --admin-password PASS [--admin-email EMAIL]
+                             create a church with its categories, roles and admin user
+  seed-demo                  create the demo tenant "${DEMO_SLUG}" and print its admin password
+`;
+
+class UsageError extends Error {}
+
+async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDb>>) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const appDb = await openDb(config);
+  try {
+    await migrate(appDb);
+    await syncSystemRoles(appDb.db);
+    return await fn(appDb);
+  } finally {
+    await appDb.close();
+  }
+}
+
+async function tenantCreate(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      slug: { type: 'string' },
+      name: { type: 'string' },
+      'admin-username': { type: 'string' },
+      'admin-password': { type: 'string' },
+      'admin-email': { type: 'string' },
+    },
+  });
+  for (const required of ['slug', 'name', 'admin-username', 'admin-password'] as const) {
+    if (!values[required]) throw new UsageError(`tenant create needs --${required}`);
+  }
+  const email = values['admin-email'];
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError('--admin-email must be an email address');
+  const { tenant, admin } = await withDb((appDb) =>
+    createTenant(appDb.db, {
+      slug: values.slug!,
+      name: values.name!,
+      adminUsername: values['admin-username']!,
+      adminPassword: values['admin-password']!,
+      adminEmail: email,
+    }),
+  );
+  console.log(`Created tenant ${tenant.slug} (id ${tenant.id}) with admin user ${admin.username}.`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(loadConfig());
+    case 'migrate':
+      await withDb(async () => {});
+      console.log('Migrations applied.');
+      return;
+    case 'tenant':
+      if (rest[0] !== 'create') throw new UsageError(`Unknown tenant command: ${rest[0] ?? '(none)'}`);
+      return tenantCreate(rest.slice(1));
+    case 'seed-demo': {
+      const { password } = await withDb((appDb) => seedDemoTenant(appDb.db));
+      console.log(`Created the demo tenant. Sign in with churchName "${DEMO_SLUG}", username "admin", password "${password}"`);
+      return;
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+      console.log(USAGE);
+      return;
+    default:
+      throw new UsageError(`Unknown command: ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`${(err as Error).message}\n\n${USAGE}`);
+  } else if (err instanceof AppError || err instanceof ConfigError) {
+    console.error(`Error: ${err.message}`);
+  } else {
+    console.error(err);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface AuthRateLimit {
+  /** Failed logins (and reset requests) allowed per (tenant, username) in 15 minutes. */
+  accountFailures: number;
+  /** Requests per IP and minute to login and forgot-password together. */
+  ipPerMinute: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  jwtSecret: string;
+  publicUrl: string;
+  smtpUrl?: string;
+  nodeEnv: string;
+  logLevel: string;
+  corsOrigins: string[] | boolean;
+  trustProxy: string | boolean;
+  authRateLimit: AuthRateLimit;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads the environment into a typed Config, failing fast with a message that names the variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = env.NODE_ENV || 'development';
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = path.resolve(env.DATA_DIR || 'data');
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
+  }
+  return {
+    port,
+    host,
+    databaseUrl,
+    dataDir,
+    jwtSecret: jwtSecret(env.JWT_SECRET, nodeEnv, dataDir),
+    publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL || undefined,
+    nodeEnv,
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    corsOrigins: env.CORS_ORIGINS ? env.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : false,
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    authRateLimit: authRateLimit(env.AUTH_RATE_LIMIT),
+  };
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}`);
+  return n;
+}
+
+function jwtSecret(secret: string | undefined, nodeEnv: string, dataDir: string): string {
+  if (secret) {
+    if (nodeEnv === 'production' && Buffer.byteLength(secret) < 32) {
+      throw new ConfigError('JWT_SECRET must be at least 32 bytes in production');
+    }
+    return secret;
+  }
+  if (nodeEnv === 'production') throw new ConfigError('JWT_SECRET is required in production (at least 32 bytes)');
+  // Development: generate one secret and keep it beside the data, so tokens survive a restart.
+  const file = path.join(dataDir, 'jwt-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const generated = crypto.randomBytes(48).toString('base64url');
+    fs.writeFileSync(file, generated, { mode: 0o600 });
+    return generated;
+  }
+}
+
+function trustProxy(raw: string | undefined): string | boolean {
+  if (!raw || raw === 'false') return false;
+  if (raw === 'true') {
+    throw new ConfigError('TRUST_PROXY must name the proxy addresses (e.g. 127.0.0.1 or 10.0.0.0/8), not "true"');
+  }
+  return raw;
+}
+
+function authRateLimit(raw: string | undefined): AuthRateLimit {
+  if (!raw) return { accountFailures: 10, ipPerMinute: 300 };
+  const [a, b] = raw.split(',').map((s) => Number(s.trim()));
+  if (!Number.isInteger(a) || !Number.isInteger(b) || a < 1 || b < 1) {
+    throw new ConfigError('AUTH_RATE_LIMIT must be "<failed logins per account per 15 min>,<requests per IP per minute>", e.g. "10,300"');
+  }
+  return { accountFailures: a, ipPerMinute: b };
+}

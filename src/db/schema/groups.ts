@@ -1,0 +1,98 @@
+import { sql } from 'drizzle-orm';
+import { boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, refId, tenantColumns, updatedAt } from './columns.js';
+import { contacts } from './contacts.js';
+import { GROUP_PRIVACIES, MEMBERSHIP_REQUEST_STATUSES, MEMBERSHIP_ROLES } from './enums.js';
+import { tenants } from './tenants.js';
+
+export const groupCategories = pgTable(
+  'group_categories',
+  {
+    ...tenantColumns,
+    name: text('name').notNull(),
+    description: text('description'),
+    purpose: text('purpose'),
+    level: integer('level'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
+    uniqueIndex('group_categories_name_uq').on(t.tenantId, sql`lower(${t.name})`),
+  ],
+);
+
+/**
+ * The tree: parent_id plus a materialized path of ids ('/1/5/9/', the group's own id last), so
+ * "everything under X" is `path LIKE X.path || '%'`, served by the text_pattern_ops index.
+ */
+export const groups = pgTable(
+  'groups',
+  {
+    ...tenantColumns,
+    name: text('name').notNull(),
+    categoryId: refId('category_id').notNull(),
+    parentId: refId('parent_id'),
+    path: text('path').notNull(),
+    privacy: text('privacy', { enum: GROUP_PRIVACIES }).notNull().default('Public'),
+    details: text('details'),
+    street: text('street'),
+    city: text('city'),
+    country: text('country'),
+    metaData: jsonb('meta_data').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
+    foreignKey({ name: 'groups_category_fk', columns: [t.tenantId, t.categoryId], foreignColumns: [groupCategories.tenantId, groupCategories.id] }),
+    foreignKey({ name: 'groups_parent_fk', columns: [t.tenantId, t.parentId], foreignColumns: [t.tenantId, t.id] }),
+    index('groups_path_idx').on(t.tenantId, sql`${t.path} text_pattern_ops`),
+    index('groups_parent_idx').on(t.tenantId, t.parentId),
+    index('groups_name_idx').on(t.tenantId, t.name, t.id),
+    index('groups_category_idx').on(t.tenantId, t.categoryId),
+    index('groups_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+  ],
+);
+
+export const groupMemberships = pgTable(
+  'group_memberships',
+  {
+    ...tenantColumns,
+    groupId: refId('group_id').notNull(),
+    contactId: refId('contact_id').notNull(),
+    role: text('role', { enum: MEMBERSHIP_ROLES }).notNull().default('Member'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ name: 'group_memberships_group_fk', columns: [t.tenantId, t.groupId], foreignColumns: [groups.tenantId, groups.id] }).onDelete('cascade'),
+    foreignKey({ name: 'group_memberships_contact_fk', columns: [t.tenantId, t.contactId], foreignColumns: [contacts.tenantId, contacts.id] }).onDelete('cascade'),
+    uniqueIndex('group_memberships_uq').on(t.tenantId, t.groupId, t.contactId),
+    index('group_memberships_contact_idx').on(t.tenantId, t.contactId),
+  ],
+);
+
+export const groupMembershipRequests = pgTable(
+  'group_membership_requests',
+  {
+    ...tenantColumns,
+    groupId: refId('group_id').notNull(),
+    contactId: refId('contact_id').notNull(),
+    status: text('status', { enum: MEMBERSHIP_REQUEST_STATUSES }).notNull().default('Pending'),
+    createdAt: createdAt(),
+    handledAt: timestamp('handled_at', { withTimezone: true, mode: 'date' }),
+    // The handling user's id; kept as history even if that account is later deleted.
+    handledBy: refId('handled_by'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ name: 'group_membership_requests_group_fk', columns: [t.tenantId, t.groupId], foreignColumns: [groups.tenantId, groups.id] }).onDelete('cascade'),
+    foreignKey({ name: 'group_membership_requests_contact_fk', columns: [t.tenantId, t.contactId], foreignColumns: [contacts.tenantId, contacts.id] }).onDelete('cascade'),
+    uniqueIndex('group_membership_requests_pending_uq').on(t.tenantId, t.groupId, t.contactId).where(sql`${t.status} = 'Pending'`),
+    index('group_membership_requests_status_idx').on(t.tenantId, t.status, t.id),
+  ],
+);

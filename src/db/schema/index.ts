@@ -1,0 +1,5 @@
+export * from './tenants.js';
+export * from './users.js';
+export * from './contacts.js';
+export * from './groups.js';
+export * from './events.js';

@@ -1,0 +1,42 @@
+/**
+ * Counts failures per key in a sliding window (login failures per tenant and username). In memory:
+ * one process serves a tenant; a cluster would move this to the database or Redis.
+ */
+export class FailureThrottle {
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Seconds until another attempt is allowed, or 0 when it is allowed now. */
+  retryAfter(key: string): number {
+    const recent = this.recent(key);
+    if (recent.length < this.max) return 0;
+    return Math.max(1, Math.ceil((recent[0] + this.windowMs - this.now()) / 1000));
+  }
+
+  fail(key: string): void {
+    const recent = this.recent(key);
+    recent.push(this.now());
+    this.failures.set(key, recent);
+    if (this.failures.size > 100_000) this.prune();
+  }
+
+  reset(key: string): void {
+    this.failures.delete(key);
+  }
+
+  private recent(key: string): number[] {
+    const since = this.now() - this.windowMs;
+    return (this.failures.get(key) ?? []).filter((t) => t > since);
+  }
+
+  private prune(): void {
+    for (const key of this.failures.keys()) {
+      if (this.recent(key).length === 0) this.failures.delete(key);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AuthRateLimit } from '../../config.js';
+import { BadRequestError } from '../../lib/errors.js';
+import { errors, NoContent } from '../../lib/schemas.js';
+import type { AuthService } from './auth.service.js';
+import {
+  ForgotPasswordBody, LoginBody, MessageResponse, RefreshBody, RegisterBody, RegisterResponse,
+  ResetPasswordBody, ResetPasswordParams, TokenResponse,
+} from './auth.schemas.js';
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  rateLimit: AuthRateLimit;
+}
+
+/** /api/auth/* and POST /api/register: all public (api-contract §3). */
+export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { auth, rateLimit }) => {
+  // Login and forgot-password share one per-IP budget, checked before any hashing.
+  const perIp = { max: rateLimit.ipPerMinute, timeWindow: '1 minute', groupId: 'auth' };
+  const tags = ['auth'];
+
+  app.post('/auth/login', {
+    config: { public: true, rateLimit: perIp },
+    schema: { tags, security: [], body: LoginBody, response: { 200: TokenResponse, ...errors(400, 401, 429) } },
+    handler: (request) => auth.login(request.body),
+  });
+
+  app.post('/auth/refresh', {
+    config: { public: true },
+    schema: { tags, security: [], body: RefreshBody, response: { 200: TokenResponse, ...errors(400, 401) } },
+    handler: (request) => auth.refresh(request.body.refreshToken),
+  });
+
+  app.post('/auth/logout', {
+    config: { public: true },
+    schema: { tags, security: [], body: RefreshBody, response: { 204: NoContent, ...errors(400) } },
+    handler: async (request, reply) => {
+      await auth.logout(request.body.refreshToken);
+      return reply.status(204).send(null);
+    },
+  });
+
+  app.post('/auth/forgot-password', {
+    config: { public: true, rateLimit: perIp },
+    schema: { tags, security: [], body: ForgotPasswordBody, response: { 202: MessageResponse, ...errors(400, 429) } },
+    handler: async (request, reply) => {
+      if (!request.body.username && !request.body.email) throw new BadRequestError('body must have username or email');
+      return reply.status(202).send(await auth.forgotPassword(request.body));
+    },
+  });
+
+  app.put('/auth/reset-password/:token', {
+    config: { public: true },
+    schema: { tags, security: [], params: ResetPasswordParams, body: ResetPasswordBody, response: { 200: MessageResponse, ...errors(400) } },
+    handler: (request) => auth.resetPassword(request.params.token, request.body.password),
+  });
+
+  app.post('/register', {
+    config: { public: true },
+    schema: { tags, security: [], body: RegisterBody, response: { 201: RegisterResponse, ...errors(400, 403, 404, 409) } },
+    handler: async (request, reply) => reply.status(201).send(await auth.register(request.body)),
+  });
+};

@@ -1,0 +1,141 @@
+import crypto from 'node:crypto';
+import type { AuthRateLimit } from '../../config.js';
+import { transaction, withTenant, type Db } from '../../db/client.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js';
+import type { Mailer } from '../../lib/mailer.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { isPermission } from '../../lib/permissions.js';
+import { FailureThrottle } from '../../lib/throttle.js';
+import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
+import type { SignAccessToken } from '../../plugins/auth.js';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../plugins/auth.js';
+import { insertPersonContact } from '../contacts/contacts.repository.js';
+import { findTenantBySlug } from '../tenants/tenants.repository.js';
+import * as usersRepo from '../users/users.repository.js';
+import * as repo from './auth.repository.js';
+import type { ForgotPasswordBody, LoginBody, RegisterBody } from './auth.schemas.js';
+
+const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
+const RESET_TTL_MS = 3600 * 1000;
+const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
+
+export interface AuthServiceDeps {
+  db: Db;
+  mailer: Mailer;
+  publicUrl: string;
+  rateLimit: AuthRateLimit;
+  signAccessToken: SignAccessToken;
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccessToken }: AuthServiceDeps) {
+  const loginFailures = new FailureThrottle(rateLimit.accountFailures, THROTTLE_WINDOW_MS);
+  const resetRequests = new FailureThrottle(rateLimit.accountFailures, THROTTLE_WINDOW_MS);
+  const principalQuery = usersRepo.preparePrincipalQuery(db);
+
+  async function loadPrincipal(tenantId: number, userId: number) {
+    const [row] = await principalQuery.execute({ tenantId, userId });
+    if (!row) return undefined;
+    return { userId: row.id, tenantId: row.tenantId, contactId: row.contactId, username: row.username, permissions: new Set(row.permissions.filter(isPermission)) };
+  }
+
+  /** Issues an access token and a refresh token of the given family (a new family at login). */
+  async function issueTokens(tenantId: number, userId: number, familyId: string = crypto.randomUUID()) {
+    const refresh = newOpaqueToken();
+    await repo.insertRefreshToken(db, { tenantId, userId, tokenHash: refresh.hash, familyId, expiresAt: new Date(Date.now() + REFRESH_TTL_MS) });
+    const user = await usersRepo.findUserProfile(db, tenantId, userId);
+    return {
+      accessToken: signAccessToken({ tenantId, userId, sessionId: familyId }),
+      refreshToken: refresh.token,
+      expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+      user: { ...user, permissions: user.permissions.filter(isPermission) },
+    };
+  }
+
+  async function login(input: LoginBody) {
+    const key = `${input.churchName.toLowerCase()}\u0000${input.username.toLowerCase()}`;
+    const retryAfter = loginFailures.retryAfter(key);
+    if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
+    const tenant = await findTenantBySlug(db, input.churchName);
+    const user = tenant ? await usersRepo.findUserByLogin(db, tenant.id, input.username) : undefined;
+    // Unknown tenant or user still costs one hash, so timing tells nothing.
+    const matches = await verifyPassword(user?.passwordHash, input.password);
+    if (!tenant || !user || !matches || user.status !== 'Active') {
+      loginFailures.fail(key);
+      throw new UnauthorizedError('Invalid credentials');
+    }
+    loginFailures.reset(key);
+    await usersRepo.touchLastLogin(db, tenant.id, user.id);
+    return issueTokens(tenant.id, user.id);
+  }
+
+  async function refresh(refreshToken: string) {
+    const tokenHash = hashToken(refreshToken);
+    const consumed = await repo.consumeRefreshToken(db, tokenHash);
+    if (!consumed) {
+      const known = await repo.findRefreshToken(db, tokenHash);
+      // A rotated token presented again means it was stolen (or replayed): end the whole session.
+      if (known?.usedAt) await repo.revokeFamily(db, known.tenantId, known.familyId);
+      throw new UnauthorizedError('Invalid or expired refresh token');
+    }
+    if (!(await loadPrincipal(consumed.tenantId, consumed.userId))) {
+      await repo.revokeFamily(db, consumed.tenantId, consumed.familyId);
+      throw new UnauthorizedError('Invalid or expired refresh token');
+    }
+    return issueTokens(consumed.tenantId, consumed.userId, consumed.familyId);
+  }
+
+  async function logout(refreshToken: string) {
+    const known = await repo.findRefreshToken(db, hashToken(refreshToken));
+    if (known) await repo.revokeFamily(db, known.tenantId, known.familyId);
+  }
+
+  async function forgotPassword(input: ForgotPasswordBody) {
+    const login = input.username ?? input.email ?? '';
+    const key = `${input.churchName.toLowerCase()}\u0000${login.toLowerCase()}`;
+    const retryAfter = resetRequests.retryAfter(key);
+    if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
+    resetRequests.fail(key);
+    const tenant = await findTenantBySlug(db, input.churchName);
+    const user = tenant ? await usersRepo.findUserByLogin(db, tenant.id, login) : undefined;
+    if (tenant && user?.email && user.status === 'Active') {
+      const reset = newOpaqueToken();
+      await repo.insertResetToken(db, { tenantId: tenant.id, userId: user.id, tokenHash: reset.hash, expiresAt: new Date(Date.now() + RESET_TTL_MS) });
+      const link = `${publicUrl}/reset-password/${reset.token}`;
+      // Not awaited: the answer must not wait on (or reveal) the mail server.
+      void mailer
+        .send({ to: user.email, subject: 'Reset your Parish password', text: `To choose a new password, open ${link}\nThe link works once, for one hour.` })
+        .catch(() => {});
+    }
+    return { message: 'If the account exists, a password reset link has been sent to its email address' };
+  }
+
+  async function resetPassword(token: string, password: string) {
+    const passwordHash = await hashPassword(password);
+    await transaction(db, async (tx) => {
+      const consumed = await repo.consumeResetToken(tx, hashToken(token));
+      if (!consumed) throw new BadRequestError('Invalid or expired reset token');
+      await usersRepo.setPasswordHash(tx, consumed.tenantId, consumed.userId, passwordHash);
+      await repo.revokeUserTokens(tx, consumed.tenantId, consumed.userId);
+    });
+    return { message: 'Your password has been changed; sign in with the new password' };
+  }
+
+  async function register(input: RegisterBody) {
+    const tenant = await findTenantBySlug(db, input.churchName);
+    if (!tenant) throw new NotFoundError(`Church ${input.churchName}`);
+    if (!tenant.allowRegistration) throw new ForbiddenError('This church does not allow self-registration');
+    const taken = await usersRepo.isUsernameOrEmailTaken(db, tenant.id, input.username, input.email);
+    if (taken) throw new ConflictError(`That ${taken} is already taken`);
+    const passwordHash = await hashPassword(input.password);
+    const user = await withTenant(db, tenant.id, async (tx) => {
+      const contactId = await insertPersonContact(tx, tenant.id, { firstName: input.firstName, lastName: input.lastName, email: input.email });
+      const roleIds = await usersRepo.findRoleIdsByName(tx, tenant.id, ['Member']);
+      return usersRepo.insertUser(tx, tenant.id, { username: input.username, email: input.email, passwordHash, contactId, roleIds });
+    });
+    return { id: user.id, username: user.username, email: user.email, contactId: user.contactId, roles: ['Member'] };
+  }
+
+  return { loadPrincipal, login, refresh, logout, forgotPassword, resetPassword, register };
+}

@@ -1,0 +1,62 @@
+import crypto from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { withTenant, type Db } from '../../db/client.js';
+import { groupCategories, groupMemberships, groups } from '../../db/schema/index.js';
+import { insertPersonContact } from '../contacts/contacts.repository.js';
+import { createTenant } from './tenants.service.js';
+
+export const DEMO_SLUG = 'demo';
+
+// [name, category, parent name, privacy]
+const TREE: [string, string, string | null, 'Public' | 'Private'][] = [
+  ['Grace Church', 'Church', null, 'Public'],
+  ['North Network', 'Network', 'Grace Church', 'Public'],
+  ['Downtown Campus', 'Location', 'North Network', 'Public'],
+  ['Zone A', 'Zone', 'Downtown Campus', 'Public'],
+  ['Cluster A1', 'Cluster', 'Zone A', 'Public'],
+  ['Riverside Fellowship', 'Fellowship', 'Cluster A1', 'Public'],
+  ['Hillside Fellowship', 'Fellowship', 'Cluster A1', 'Private'],
+];
+
+const PEOPLE: [string, string, string][] = [
+  ['Grace', 'Okafor', 'grace.okafor@example.org'],
+  ['Samuel', 'Mensah', 'samuel.mensah@example.org'],
+  ['Ruth', 'Kamau', 'ruth.kamau@example.org'],
+  ['Daniel', 'Achieng', 'daniel.achieng@example.org'],
+  ['Esther', 'Nakato', 'esther.nakato@example.org'],
+  ['Joseph', 'Banda', 'joseph.banda@example.org'],
+];
+
+/** The demo tenant of a first start: a small hierarchy, a few people, leaders and members. */
+export async function seedDemoTenant(db: Db, password = crypto.randomBytes(12).toString('base64url')) {
+  const { tenant, admin } = await createTenant(db, { slug: DEMO_SLUG, name: 'Grace Demo Church', adminUsername: 'admin', adminPassword: password });
+  await withTenant(db, tenant.id, async (tx) => {
+    const categories = await tx.select().from(groupCategories).where(eq(groupCategories.tenantId, tenant.id));
+    const categoryId = (name: string) => categories.find((c) => c.name === name)!.id;
+    const byName = new Map<string, { id: number; path: string }>();
+    for (const [name, category, parentName, privacy] of TREE) {
+      const parent = parentName ? byName.get(parentName)! : undefined;
+      const [row] = await tx
+        .insert(groups)
+        .values({ tenantId: tenant.id, name, categoryId: categoryId(category), parentId: parent?.id ?? null, privacy, path: '/' })
+        .returning({ id: groups.id });
+      const path = `${parent?.path ?? '/'}${row.id}/`;
+      await tx.update(groups).set({ path }).where(and(eq(groups.tenantId, tenant.id), eq(groups.id, row.id)));
+      byName.set(name, { id: row.id, path });
+    }
+    const people = [];
+    for (const [firstName, lastName, email] of PEOPLE) people.push(await insertPersonContact(tx, tenant.id, { firstName, lastName, email }));
+    const member = (groupName: string, contactId: number, role: 'Leader' | 'Assistant' | 'Member') => ({
+      tenantId: tenant.id, groupId: byName.get(groupName)!.id, contactId, role,
+    });
+    await tx.insert(groupMemberships).values([
+      member('Zone A', people[0], 'Leader'),
+      member('Riverside Fellowship', people[1], 'Leader'),
+      member('Riverside Fellowship', people[2], 'Assistant'),
+      member('Riverside Fellowship', people[3], 'Member'),
+      member('Hillside Fellowship', people[4], 'Leader'),
+      member('Hillside Fellowship', people[5], 'Member'),
+    ]);
+  });
+  return { tenant, admin, password };
+}

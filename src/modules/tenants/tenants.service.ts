@@ -1,0 +1,77 @@
+import { and, eq } from 'drizzle-orm';
+import { bindTenant, transaction, type Db } from '../../db/client.js';
+import { eventCategories, groupCategories, roles } from '../../db/schema/index.js';
+import { BadRequestError, ConflictError } from '../../lib/errors.js';
+import { toPage, pageResult, type PageRequest } from '../../lib/pagination.js';
+import { hashPassword } from '../../lib/passwords.js';
+import { ALL_PERMISSIONS, SYSTEM_ROLES } from '../../lib/permissions.js';
+import { insertPersonContact } from '../contacts/contacts.repository.js';
+import { findRoleIdsByName, insertUser } from '../users/users.repository.js';
+import * as repo from './tenants.repository.js';
+
+export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;
+
+export const HIERARCHY_CATEGORIES = [
+  { name: 'Church', level: 1, description: 'The whole church: the root of the hierarchy' },
+  { name: 'Network', level: 2, description: 'A network of locations' },
+  { name: 'Location', level: 3, description: 'A campus or congregation' },
+  { name: 'Zone', level: 4, description: 'A geographic zone of a location' },
+  { name: 'Cluster', level: 5, description: 'A cluster of fellowships' },
+  { name: 'Fellowship', level: 6, description: 'A home fellowship or cell group' },
+];
+
+export const DEFAULT_EVENT_CATEGORIES = [
+  { name: 'Sunday Service', description: 'Weekly worship service' },
+  { name: 'Midweek Service', description: 'Midweek teaching or worship' },
+  { name: 'Prayer Meeting', description: 'Corporate prayer' },
+  { name: 'Fellowship Meeting', description: 'A home fellowship or cell meeting' },
+  { name: 'Conference', description: 'Conference, retreat or camp' },
+  { name: 'Outreach', description: 'Evangelism and community outreach' },
+];
+
+export interface NewTenant {
+  slug: string;
+  name: string;
+  adminUsername: string;
+  adminPassword: string;
+  adminEmail?: string;
+  allowRegistration?: boolean;
+}
+
+/**
+ * Creates a tenant with everything a church starts with: hierarchy categories, event categories,
+ * the system roles and an admin user linked to a Person contact. One code path for the CLI, the
+ * demo seed and the test factories.
+ */
+export async function createTenant(db: Db, input: NewTenant) {
+  const slug = input.slug.trim().toLowerCase();
+  if (!SLUG_PATTERN.test(slug)) throw new BadRequestError('slug must be 2–63 lowercase letters, digits or dashes, starting with a letter or digit');
+  if (!input.name.trim() || input.name.length > 200) throw new BadRequestError('name must be 1–200 characters');
+  if (input.adminPassword.length < 8 || input.adminPassword.length > 256) throw new BadRequestError('admin password must be 8–256 characters');
+  if (!/^[^\s@]{3,100}$/.test(input.adminUsername)) throw new BadRequestError('admin username must be 3–100 characters without spaces or @');
+  if (await repo.findTenantBySlug(db, slug)) throw new ConflictError(`A tenant with slug ${slug} already exists`);
+  const passwordHash = await hashPassword(input.adminPassword);
+  return transaction(db, async (tx) => {
+    const tenant = await repo.insertTenant(tx, { slug, name: input.name.trim(), allowRegistration: input.allowRegistration });
+    await bindTenant(tx, tenant.id);
+    const tenantId = tenant.id;
+    await tx.insert(groupCategories).values(HIERARCHY_CATEGORIES.map((c) => ({ tenantId, ...c, purpose: 'Hierarchy' })));
+    await tx.insert(eventCategories).values(DEFAULT_EVENT_CATEGORIES.map((c) => ({ tenantId, ...c })));
+    await tx.insert(roles).values(SYSTEM_ROLES.map((r) => ({ tenantId, ...r, isSystem: true })));
+    const contactId = await insertPersonContact(tx, tenantId, { firstName: 'Church', lastName: 'Administrator', email: input.adminEmail });
+    const roleIds = await findRoleIdsByName(tx, tenantId, ['Admin']);
+    const admin = await insertUser(tx, tenantId, { username: input.adminUsername, email: input.adminEmail ?? null, passwordHash, contactId, roleIds });
+    return { tenant, admin };
+  });
+}
+
+/** Keeps every tenant's Admin role holding the whole catalog when modules add permissions. */
+export async function syncSystemRoles(db: Db): Promise<void> {
+  await db.update(roles).set({ permissions: ALL_PERMISSIONS }).where(and(eq(roles.isSystem, true), eq(roles.name, 'Admin')));
+}
+
+export async function listTenants(db: Db, query: PageRequest) {
+  const page = toPage(query);
+  const { rows, total } = await repo.listTenants(db, page.limit, page.offset);
+  return pageResult(page, rows, total);
+}

@@ -1,0 +1,99 @@
+import fastifyJwt from '@fastify/jwt';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
+import type { Permission } from '../lib/permissions.js';
+
+/** Who is calling: set on every non-public request by the onRequest hook below. */
+export interface Principal {
+  userId: number;
+  tenantId: number;
+  contactId: number;
+  username: string;
+  /** The refresh-token family this access token was issued with (one login session). */
+  sessionId: string;
+  permissions: ReadonlySet<Permission>;
+}
+
+export interface RouteAccess {
+  /** No token needed. */
+  public?: boolean;
+  /** Any valid token of an active user. */
+  authenticated?: boolean;
+  /** The permission the caller must hold. */
+  permission?: Permission;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig extends RouteAccess {}
+  interface FastifyRequest {
+    auth: Principal;
+  }
+}
+
+interface AccessClaims {
+  sub: string;
+  tid: number;
+  sid: string;
+  typ: string;
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: AccessClaims;
+    user: AccessClaims & { iat: number; exp: number; iss: string; aud: string };
+  }
+}
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+const ISSUER = 'parish';
+const AUDIENCE = 'parish-api';
+
+export interface AuthPluginOptions {
+  secret: string;
+  /** Loads the active user with its effective permissions, or undefined when missing or disabled. */
+  loadPrincipal(tenantId: number, userId: number): Promise<Omit<Principal, 'sessionId'> | undefined>;
+}
+
+/**
+ * Verifies the bearer token (HS256 pinned, every claim required, typ access), loads the user per
+ * request (so disabling an account or changing its roles takes effect at once) and enforces the
+ * route's `config.permission` — in one place for all routes.
+ */
+export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOptions) => {
+  await app.register(fastifyJwt, {
+    secret: opts.secret,
+    sign: { algorithm: 'HS256', iss: ISSUER, aud: AUDIENCE, expiresIn: ACCESS_TOKEN_TTL_SECONDS },
+    verify: {
+      algorithms: ['HS256'],
+      allowedIss: ISSUER,
+      allowedAud: AUDIENCE,
+      requiredClaims: ['sub', 'tid', 'sid', 'typ', 'iat', 'exp', 'iss', 'aud'],
+      clockTolerance: 30_000,
+    },
+  });
+
+  app.decorateRequest('auth', null as unknown as Principal);
+
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const access = request.routeOptions.config as RouteAccess | undefined;
+    if (request.is404 || access?.public) return;
+    const claims = await request.jwtVerify<AccessClaims>();
+    const userId = Number(claims.sub);
+    if (claims.typ !== 'access' || !Number.isSafeInteger(userId) || !Number.isSafeInteger(claims.tid) || typeof claims.sid !== 'string') {
+      throw new UnauthorizedError('Invalid or expired token');
+    }
+    const principal = await opts.loadPrincipal(claims.tid, userId);
+    if (!principal) throw new UnauthorizedError('Invalid or expired token');
+    request.auth = { ...principal, sessionId: claims.sid };
+    if (access?.permission && !principal.permissions.has(access.permission)) {
+      throw new ForbiddenError(`Missing permission ${access.permission}`);
+    }
+  });
+});
+
+export type SignAccessToken = (claims: { tenantId: number; userId: number; sessionId: string }) => string;
+
+export function accessTokenSigner(app: FastifyInstance): SignAccessToken {
+  return ({ tenantId, userId, sessionId }) => app.jwt.sign({ sub: String(userId), tid: tenantId, sid: sessionId, typ: 'access' });
+}
