@@ -1,0 +1,25 @@
+import { parse } from 'csv-parse/sync';
+import { BadRequestError } from './errors.js';
+
+/**
+ * Parses a CSV import body (header row of column names) into records of trimmed strings; handles
+ * quoted fields, a BOM and CRLF. Empty cells become absent so optional fields stay optional.
+ */
+export function parseCsvRecords(text: string, maxRows: number): Record<string, string>[] {
+  let rows: Record<string, string>[];
+  try {
+    rows = parse(text, { columns: true, bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, to: maxRows + 1 });
+  } catch (err) {
+    throw new BadRequestError(`CSV could not be parsed: ${(err as Error).message.split('\n')[0]}`);
+  }
+  if (rows.length > maxRows) throw new BadRequestError(`An import takes at most ${maxRows} rows`);
+  return rows.map((row) => {
+    const clean: Record<string, string> = {};
+    for (const [key, value] of Object.entries(row)) {
+      if (key === '__proto__' || value === '' || value === undefined) continue;
+      if (value.includes('\u0000')) throw new BadRequestError('Strings must not contain NUL characters');
+      clean[key] = value;
+    }
+    return clean;
+  });
+}

@@ -1,0 +1,66 @@
+import { and, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { groupMemberships, groups } from '../../db/schema/index.js';
+import type { Principal } from '../../plugins/auth.js';
+
+/**
+ * Where the caller stands in the hierarchy (api-contract §4). Loaded once per request; every group
+ * and event query then applies visibleGroupFilter / manageableGroupFilter — the ONE predicate.
+ */
+export interface GroupScope {
+  /** hierarchy:all — sees and manages the whole tree. */
+  all: boolean;
+  /** Paths of the groups the caller's contact leads (active Leader or Assistant): whole subtrees. */
+  ledPaths: string[];
+  /** Groups the caller's contact is an active member of (any role). */
+  memberGroupIds: number[];
+}
+
+export async function loadGroupScope(tx: Db, auth: Principal): Promise<GroupScope> {
+  if (auth.permissions.has('hierarchy:all')) return { all: true, ledPaths: [], memberGroupIds: [] };
+  const rows = await tx
+    .select({ id: groups.id, path: groups.path, role: groupMemberships.role })
+    .from(groupMemberships)
+    .innerJoin(groups, and(eq(groups.tenantId, groupMemberships.tenantId), eq(groups.id, groupMemberships.groupId)))
+    .where(and(eq(groupMemberships.tenantId, auth.tenantId), eq(groupMemberships.contactId, auth.contactId), eq(groupMemberships.isActive, true)));
+  const led = rows.filter((r) => r.role === 'Leader' || r.role === 'Assistant').map((r) => r.path);
+  // A led path inside another led path adds nothing.
+  const ledPaths = led.filter((p) => !led.some((q) => q !== p && p.startsWith(q)));
+  return { all: false, ledPaths: [...new Set(ledPaths)], memberGroupIds: rows.map((r) => r.id) };
+}
+
+/** Columns of the groups table, or of an alias of it. */
+export interface GroupColumns {
+  id: AnyColumn;
+  path: AnyColumn;
+  privacy: AnyColumn;
+}
+
+/** Subtree test: `path LIKE ANY('{/1/5/%, ...}')`, served by the text_pattern_ops index. */
+function underAny(path: AnyColumn, ledPaths: string[]): SQL {
+  if (ledPaths.length === 0) return sql`false`;
+  const patterns = ledPaths.map((p) => sql`${`${p}%`}`);
+  return sql`${path} LIKE ANY(ARRAY[${sql.join(patterns, sql`, `)}]::text[])`;
+}
+
+/** Visible: everything with hierarchy:all; else Public groups, own memberships and led subtrees. */
+export function visibleGroupFilter(scope: GroupScope, g: GroupColumns = groups): SQL {
+  if (scope.all) return sql`true`;
+  const parts: SQL[] = [sql`${g.privacy} = 'Public'`, underAny(g.path, scope.ledPaths)];
+  if (scope.memberGroupIds.length > 0) parts.push(inArray(g.id, scope.memberGroupIds));
+  return sql`(${sql.join(parts, sql` OR `)})`;
+}
+
+/** Manageable (writes): everything with hierarchy:all; else only inside a led subtree. */
+export function manageableGroupFilter(scope: GroupScope, g: GroupColumns = groups): SQL {
+  return scope.all ? sql`true` : underAny(g.path, scope.ledPaths);
+}
+
+/** The same two rules for a group row already in memory. */
+export function isGroupVisible(scope: GroupScope, group: { id: number; path: string; privacy: string }): boolean {
+  return scope.all || group.privacy === 'Public' || scope.memberGroupIds.includes(group.id) || isGroupManageable(scope, group);
+}
+
+export function isGroupManageable(scope: GroupScope, group: { path: string }): boolean {
+  return scope.all || scope.ledPaths.some((p) => group.path.startsWith(p));
+}

@@ -1,0 +1,61 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openDb } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** PGlite: a dumped, migrated data directory each test file starts from. */
+    pgliteTemplate: string;
+    /** PostgreSQL: a migrated template database each test file copies. */
+    pgTemplate: string;
+  }
+}
+
+/** Migrates once per run; every test file then gets its own copy (api: test/helpers/db.ts). */
+export default async function setup(project: TestProject) {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const appDb = await openDb({ dataDir: '', memory: true });
+    await migrate(appDb);
+    const dump = await (appDb.db as unknown as { $client: { dumpDataDir(c: 'none'): Promise<Blob> } }).$client.dumpDataDir('none');
+    await appDb.close();
+    const file = path.join(os.tmpdir(), `parish-template-${process.pid}-${crypto.randomUUID()}.tar`);
+    fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+    project.provide('pgliteTemplate', file);
+    project.provide('pgTemplate', '');
+    return () => fs.rmSync(file, { force: true });
+  }
+  const template = `parish_tpl_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+  await adminQuery(url, `CREATE DATABASE ${template}`);
+  const appDb = await openDb({ dataDir: '', databaseUrl: withDatabase(url, template), poolSize: 1 });
+  await migrate(appDb);
+  await appDb.close();
+  project.provide('pgTemplate', template);
+  project.provide('pgliteTemplate', '');
+  return async () => {
+    // Test files drop their own copies; this also sweeps copies of a run that crashed.
+    const { rows } = await adminQuery(url, `SELECT datname FROM pg_database WHERE datname LIKE 'parish_t_%' OR datname = '${template}'`);
+    for (const { datname } of rows) await adminQuery(url, `DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+  };
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+export async function adminQuery(url: string, text: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
