@@ -23,10 +23,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 /** Builds an app on an existing test database. */
-export async function buildTestApp(appDb: AppDb, overrides: Partial<Config> = {}): Promise<TestContext> {
+export async function buildTestApp(appDb: AppDb, overrides: Partial<Config> = {}, configure?: (app: FastifyInstance) => void): Promise<TestContext> {
   const config = testConfig(overrides);
   const mailer = new MemoryMailer();
   const app = await buildApp({ config, db: appDb.db, mailer, logger: false });
+  configure?.(app);
   await app.ready();
   return { app, appDb, db: appDb.db, mailer, config };
 }
@@ -35,12 +36,12 @@ export async function buildTestApp(appDb: AppDb, overrides: Partial<Config> = {}
  * One database and one app for the whole test file (each file gets its own database; tests in a
  * file keep apart by building their own tenants with the factories).
  */
-export function setupTestApp(overrides: Partial<Config> = {}): TestContext {
+export function setupTestApp(overrides: Partial<Config> = {}, configure?: (app: FastifyInstance) => void): TestContext {
   const ctx = {} as TestContext;
   beforeAll(async () => {
     const { createTestDb } = await import('./db.js');
     const appDb = await createTestDb();
-    Object.assign(ctx, await buildTestApp(appDb, overrides));
+    Object.assign(ctx, await buildTestApp(appDb, overrides, configure));
   });
   afterAll(async () => {
     await ctx.app?.close();
@@ -71,4 +72,27 @@ export function expectError(res: LightMyRequestResponse, statusCode: number): st
     throw new Error(`expected a ${statusCode} error, got ${res.statusCode}: ${res.body}`);
   }
   return body.message;
+}
+
+/**
+ * Test-only routes that exist whatever other modules are built: `GET /api/test/whoami`
+ * (authenticated) and `GET /api/test/contacts-reader` (permission contacts:read), `POST /api/test/echo` (contacts:write, body {name}). Pass as the
+ * `configure` argument of setupTestApp.
+ */
+export function probeRoutes(app: FastifyInstance): void {
+  const principal = (request: { auth: { userId: number; tenantId: number; permissions: ReadonlySet<string> } }) => ({
+    userId: request.auth.userId,
+    tenantId: request.auth.tenantId,
+    permissions: [...request.auth.permissions],
+  });
+  app.get('/api/test/whoami', { config: { authenticated: true } }, async (request) => principal(request));
+  app.get('/api/test/contacts-reader', { config: { permission: 'contacts:read' } }, async (request) => principal(request));
+  app.post(
+    '/api/test/echo',
+    {
+      config: { permission: 'contacts:write' },
+      schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 200 } }, additionalProperties: false } },
+    },
+    async (request) => request.body,
+  );
 }
