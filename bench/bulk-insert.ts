@@ -1,0 +1,35 @@
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { Db } from '../src/db/client.js';
+
+// PostgreSQL allows 65,535 parameters a statement; stay well below and cap rows per statement.
+const MAX_PARAMS = 40_000;
+const MAX_ROWS = 5_000;
+
+function chunkSize(rows: Record<string, unknown>[]): number {
+  const columns = Math.max(1, Object.keys(rows[0]).length);
+  return Math.max(1, Math.min(MAX_ROWS, Math.floor(MAX_PARAMS / columns)));
+}
+
+/** Multi-row INSERTs through the Drizzle schema (so constraints, defaults and RLS apply), a few thousand rows each. */
+export async function insertMany(tx: Db, table: PgTable, rows: Record<string, unknown>[]): Promise<void> {
+  if (!rows.length) return;
+  const size = chunkSize(rows);
+  for (let i = 0; i < rows.length; i += size) {
+    await tx.insert(table).values(rows.slice(i, i + size) as never);
+  }
+}
+
+/** Like insertMany, returning the new ids in insertion order (a multi-row VALUES returns its rows in order). */
+export async function insertReturningIds(tx: Db, table: PgTable & { id: unknown }, rows: Record<string, unknown>[]): Promise<number[]> {
+  const ids: number[] = [];
+  if (!rows.length) return ids;
+  const size = chunkSize(rows);
+  for (let i = 0; i < rows.length; i += size) {
+    const out = (await tx
+      .insert(table)
+      .values(rows.slice(i, i + size) as never)
+      .returning({ id: table.id as never })) as { id: number }[];
+    for (const row of out) ids.push(Number(row.id));
+  }
+  return ids;
+}

@@ -1,0 +1,120 @@
+import { Faker, en } from '@faker-js/faker';
+import { and, eq, sql } from 'drizzle-orm';
+import { withTenant, type Db } from '../src/db/client.js';
+import { roles, userRoles, users } from '../src/db/schema/index.js';
+import { hashPassword } from '../src/lib/passwords.js';
+import { createTenant } from '../src/modules/tenants/tenants.service.js';
+import { fakeContact, insertContacts, type GenContact } from './gen-contacts.js';
+import { EVENTS_FROM, insertEvents } from './gen-events.js';
+import { insertMemberships, insertTree } from './gen-groups.js';
+import { SIZES, type SizeName, type SizeSpec } from './sizes.js';
+
+export const BENCH_PASSWORD = 'bench-password-2026';
+/** Contacts with every nested array filled (the first one is read by scenario 3). */
+const FULL_CONTACTS = 10;
+
+/** What the scenarios need to know about the main tenant. */
+export interface Dataset {
+  size: SizeName;
+  tenantId: number;
+  slug: string;
+  adminUsername: string;
+  zoneLeaderUsername: string;
+  password: string;
+  sampleContactId: number;
+  networkId: number;
+  zoneId: number;
+  /** A Cluster: has children and members (scenario 6). */
+  clusterId: number;
+  bigEventId: number;
+  eventIds: number[];
+  contactIds: { first: number; last: number };
+  nameFragment: string;
+  phoneFragment: string;
+  eventWindow: { from: string; to: string };
+}
+
+export interface GenerateOptions {
+  size: SizeName;
+  seed?: number;
+  /** Other tenants in the same database (20 in the benchmark), each of `otherSize`. */
+  otherTenants?: number;
+  otherSize?: SizeName;
+  slugPrefix?: string;
+  log?: (message: string) => void;
+}
+
+function newFaker(seed: number): Faker {
+  const faker = new Faker({ locale: [en] });
+  faker.seed(seed);
+  faker.setDefaultRefDate('2026-01-01T00:00:00.000Z');
+  return faker;
+}
+
+/** Loads the main tenant and the other tenants; deterministic for a given seed. */
+export async function generate(db: Db, opts: GenerateOptions): Promise<Dataset> {
+  const log = opts.log ?? (() => {});
+  const seed = opts.seed ?? 2026;
+  const prefix = opts.slugPrefix ?? 'bench';
+  const started = Date.now();
+  for (let k = 0; k < (opts.otherTenants ?? 0); k++) {
+    await generateTenant(db, `${prefix}-other-${k + 1}`, SIZES[opts.otherSize ?? 'small'], seed + k + 1);
+  }
+  log(`other tenants: ${opts.otherTenants ?? 0} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const mainStarted = Date.now();
+  const dataset = await generateTenant(db, `${prefix}-${opts.size}`, SIZES[opts.size], seed, log);
+  log(`main tenant (${opts.size}) in ${((Date.now() - mainStarted) / 1000).toFixed(1)} s`);
+  await db.execute(sql`analyze`);
+  log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { ...dataset, size: opts.size };
+}
+
+async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number, log: (m: string) => void = () => {}): Promise<Omit<Dataset, 'size'>> {
+  const faker = newFaker(seed);
+  const { tenant } = await createTenant(db, { slug, name: `${faker.location.city()} Church`, adminUsername: 'admin', adminPassword: BENCH_PASSWORD });
+  const tenantId = tenant.id;
+  let t = Date.now();
+  const step = (what: string) => {
+    log(`  ${what}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    t = Date.now();
+  };
+  const list: GenContact[] = [];
+  for (let i = 0; i < spec.contacts; i++) list.push(fakeContact(faker, i, FULL_CONTACTS));
+  step(`faked ${spec.contacts} contacts`);
+  return withTenant(db, tenantId, async (tx) => {
+    const contactIds = await insertContacts(tx, faker, tenantId, list, FULL_CONTACTS);
+    step('contacts');
+    const tree = await insertTree(tx, faker, tenantId, spec.groups);
+    step(`${tree.all.length} groups`);
+    const leaders = await insertMemberships(tx, faker, tenantId, tree, contactIds, spec.memberships);
+    step('memberships');
+    const eventIds = await insertEvents(tx, faker, tenantId, spec, tree, contactIds);
+    step('events, registrations, attendance');
+    const zoneId = tree.levels[3][0];
+    const zoneLeaderUsername = 'zone.leader';
+    await insertLeaderUser(tx, tenantId, zoneLeaderUsername, leaders.get(zoneId)!);
+    const probe = list[Math.min(100, list.length - 1)];
+    const phone = list.find((c, i) => i >= 100 && c.phones.length)?.phones[0] ?? '5551234';
+    const digits = phone.replace(/\D/g, '');
+    return {
+      tenantId, slug, adminUsername: 'admin', zoneLeaderUsername, password: BENCH_PASSWORD,
+      sampleContactId: contactIds[0], networkId: tree.levels[1][0], zoneId, clusterId: tree.levels[4][0],
+      bigEventId: eventIds[0], eventIds, contactIds: { first: contactIds[0], last: contactIds[contactIds.length - 1] },
+      nameFragment: (probe.person?.lastName ?? probe.company!.name).slice(0, 4).toLowerCase(),
+      phoneFragment: digits.slice(Math.max(0, digits.length - 7), digits.length - 2),
+      eventWindow: { from: isoDate(EVENTS_FROM + 180 * 86_400_000), to: isoDate(EVENTS_FROM + 210 * 86_400_000) },
+    };
+  });
+}
+
+const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+let leaderHash: Promise<string> | undefined;
+
+/** A user with the Leader role whose contact leads the given group (scenario 4 logs in as this user). */
+async function insertLeaderUser(tx: Db, tenantId: number, username: string, contactId: number) {
+  leaderHash ??= hashPassword(BENCH_PASSWORD);
+  const [role] = await tx.select({ id: roles.id }).from(roles).where(and(eq(roles.tenantId, tenantId), eq(roles.name, 'Leader')));
+  const [user] = await tx.insert(users).values({ tenantId, username, passwordHash: await leaderHash, contactId }).returning({ id: users.id });
+  await tx.insert(userRoles).values({ tenantId, userId: user.id, roleId: role.id });
+}

@@ -1,0 +1,69 @@
+import { and, count, eq, like, ne, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generate, type Dataset } from '../../bench/generate.js';
+import { SIZES } from '../../bench/sizes.js';
+import { attendanceRecords, contacts, eventRegistrations, events, groupMemberships, groups, tenants, users } from '../../src/db/schema/index.js';
+import type { AppDb, Db } from '../../src/db/client.js';
+import { createTestDb } from '../helpers/db.js';
+
+// The database alone (no app): the generator writes through the schema, not through HTTP.
+const ctx = {} as { appDb: AppDb; db: Db };
+beforeAll(async () => {
+  ctx.appDb = await createTestDb();
+  ctx.db = ctx.appDb.db;
+});
+afterAll(() => ctx.appDb?.close());
+const toy = SIZES.toy;
+
+async function countOf(table: typeof contacts | typeof groups | typeof groupMemberships | typeof events | typeof attendanceRecords, tenantId: number) {
+  const [row] = await ctx.db.select({ n: count() }).from(table).where(eq(table.tenantId, tenantId));
+  return Number(row.n);
+}
+
+describe('bench data generator (toy size)', () => {
+  let data: Dataset;
+
+  it('loads the main tenant and the other tenants with the requested row counts', async () => {
+    data = await generate(ctx.db, { size: 'toy', otherTenants: 1, otherSize: 'toy', slugPrefix: 'gen-test' });
+    const slugs = (await ctx.db.select({ slug: tenants.slug }).from(tenants).where(like(tenants.slug, 'gen-test-%'))).map((t) => t.slug).sort();
+    expect(slugs).toEqual(['gen-test-other-1', 'gen-test-toy']);
+    // + 1: createTenant's administrator contact.
+    expect(await countOf(contacts, data.tenantId)).toBe(toy.contacts + 1);
+    expect(await countOf(groups, data.tenantId)).toBe(toy.groups);
+    expect(await countOf(groupMemberships, data.tenantId)).toBe(toy.memberships);
+    expect(await countOf(events, data.tenantId)).toBe(toy.events);
+    expect(await countOf(attendanceRecords, data.tenantId)).toBe(toy.attendance);
+    const [big] = await ctx.db.select({ n: count() }).from(eventRegistrations).where(and(eq(eventRegistrations.tenantId, data.tenantId), eq(eventRegistrations.eventId, data.bigEventId)));
+    expect(Number(big.n)).toBe(toy.bigEventRegistrations);
+  });
+
+  it('keeps the group tree paths and the six levels', async () => {
+    const rows = await ctx.db.select({ id: groups.id, parentId: groups.parentId, path: groups.path }).from(groups).where(eq(groups.tenantId, data.tenantId));
+    const byId = new Map(rows.map((g) => [g.id, g]));
+    for (const g of rows) expect(g.path).toBe(`${g.parentId ? byId.get(g.parentId)!.path : '/'}${g.id}/`);
+    expect(Math.max(...rows.map((g) => g.path.split('/').length - 2))).toBe(6);
+    const leaders = await ctx.db.select({ n: count() }).from(groupMemberships).where(and(eq(groupMemberships.tenantId, data.tenantId), eq(groupMemberships.role, 'Leader')));
+    expect(Number(leaders[0].n)).toBe(toy.groups);
+  });
+
+  it('fills the denormalized contact columns', async () => {
+    const [wrong] = await ctx.db
+      .select({ n: count() })
+      .from(contacts)
+      .where(and(eq(contacts.tenantId, data.tenantId), eq(contacts.category, 'Person'), sql`${contacts.sortLast} <> lower(${contacts.sortLast})`));
+    expect(Number(wrong.n)).toBe(0);
+    const [sample] = await ctx.db.select().from(contacts).where(and(eq(contacts.tenantId, data.tenantId), eq(contacts.id, data.sampleContactId)));
+    expect(sample.searchText).toContain(sample.sortLast);
+    expect(sample.phoneDigits).toMatch(/^\d+( \d+)*$/);
+    const [leader] = await ctx.db.select().from(users).where(and(eq(users.tenantId, data.tenantId), eq(users.username, data.zoneLeaderUsername)));
+    expect(leader.contactId).not.toBe(data.sampleContactId);
+  });
+
+  it('is deterministic for a seed', async () => {
+    const again = await generate(ctx.db, { size: 'toy', slugPrefix: 'gen-again' });
+    const names = async (tenantId: number) =>
+      (await ctx.db.select({ s: contacts.searchText }).from(contacts).where(and(eq(contacts.tenantId, tenantId), ne(contacts.sortLast, 'administrator'))).orderBy(contacts.id)).map((r) => r.s);
+    expect(await names(again.tenantId)).toEqual(await names(data.tenantId));
+    expect(again.nameFragment).toBe(data.nameFragment);
+  });
+});
