@@ -1,0 +1,28 @@
+import { withTenant, type Db } from '../../db/client.js';
+import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
+import type { Principal } from '../../plugins/auth.js';
+import * as repo from './activities.repository.js';
+import { readableEvent, writableEvent } from './event-access.js';
+import type { CreateActivityBody } from './events.schemas.js';
+import { requireContacts } from './rosters.service.js';
+
+export function createActivitiesService({ db }: { db: Db }) {
+  return {
+    list: (auth: Principal, eventId: number, query: PageRequest) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        await readableEvent(tx, auth, eventId);
+        const page = toPage(query);
+        const { items, total } = await repo.pageActivities(tx, auth.tenantId, eventId, page);
+        return pageResult(page, items, total);
+      }),
+
+    create: (auth: Principal, eventId: number, body: CreateActivityBody) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        await writableEvent(tx, auth, eventId);
+        await requireContacts(tx, auth.tenantId, body.contactIds);
+        return repo.insertActivity(tx, auth.tenantId, eventId, { activityType: body.activityType, notes: body.notes ?? null, contactIds: body.contactIds });
+      }),
+  };
+}
+
+export type ActivitiesService = ReturnType<typeof createActivitiesService>;

@@ -1,0 +1,52 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { companies, attendanceRecords as t, persons } from '../../db/schema/index.js';
+import type { Page } from '../../lib/pagination.js';
+import { companyJoin, contactRefColumns, personJoin } from './contact-refs.repository.js';
+import type { AttendanceItem } from './events.schemas.js';
+
+function selectAttendance(tx: Db, tenantId: number, eventId: number) {
+  return tx
+    .select({ id: t.id, eventId: t.eventId, contactId: t.contactId, attendedAt: t.attendedAt, ...contactRefColumns })
+    .from(t)
+    .leftJoin(persons, personJoin(tenantId, t.contactId))
+    .leftJoin(companies, companyJoin(tenantId, t.contactId))
+    .where(and(eq(t.tenantId, tenantId), eq(t.eventId, eventId)))
+    .orderBy(asc(t.attendedAt), asc(t.id));
+}
+
+type Row = Awaited<ReturnType<typeof selectAttendance>>[number];
+
+const toItem = (r: Row): AttendanceItem => ({
+  id: r.id,
+  eventId: r.eventId as number,
+  contactId: r.contactId,
+  contact: { id: r.contactId, firstName: r.firstName, lastName: r.lastName },
+  attendedAt: r.attendedAt.toISOString(),
+});
+
+/** Every attendance record of the event (single event read). */
+export async function allAttendance(tx: Db, tenantId: number, eventId: number): Promise<AttendanceItem[]> {
+  return (await selectAttendance(tx, tenantId, eventId)).map(toItem);
+}
+
+export async function pageAttendance(tx: Db, tenantId: number, eventId: number, page: Page) {
+  const rows = await selectAttendance(tx, tenantId, eventId).limit(page.limit).offset(page.offset);
+  const [{ total }] = await tx.select({ total: count() }).from(t).where(and(eq(t.tenantId, tenantId), eq(t.eventId, eventId)));
+  return { items: rows.map(toItem), total: Number(total) };
+}
+
+/** One multi-row insert; contacts already present are left out of the result. */
+export async function insertAttendance(tx: Db, tenantId: number, eventId: number, contactIds: readonly number[]) {
+  const rows = await tx
+    .insert(t)
+    .values(contactIds.map((contactId) => ({ tenantId, eventId, contactId })))
+    .onConflictDoNothing()
+    .returning({ id: t.id, contactId: t.contactId, at: t.attendedAt });
+  return rows;
+}
+
+export async function deleteAttendance(tx: Db, tenantId: number, eventId: number, id: number): Promise<boolean> {
+  const rows = await tx.delete(t).where(and(eq(t.tenantId, tenantId), eq(t.eventId, eventId), eq(t.id, id))).returning({ id: t.id });
+  return rows.length > 0;
+}

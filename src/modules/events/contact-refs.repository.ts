@@ -1,0 +1,33 @@
+import { and, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { companies, contacts, persons } from '../../db/schema/index.js';
+import type { ContactRef } from './events.schemas.js';
+
+/**
+ * `{id, firstName, lastName}` of contacts as event records show them. A company has no person
+ * names: its name stands in as firstName so that every record still names someone.
+ */
+export const contactRefColumns = {
+  firstName: sql<string>`coalesce(${persons.firstName}, ${companies.name}, '')`,
+  lastName: sql<string>`coalesce(${persons.lastName}, '')`,
+};
+
+/** Join conditions from a `contact_id` column to the person and company rows. */
+export function personJoin(tenantId: number, contactId: AnyColumn) {
+  return and(eq(persons.tenantId, tenantId), eq(persons.contactId, contactId));
+}
+export function companyJoin(tenantId: number, contactId: AnyColumn) {
+  return and(eq(companies.tenantId, tenantId), eq(companies.contactId, contactId));
+}
+
+/** The contacts among `ids` that exist in the tenant, by id (one query). */
+export async function findContactRefs(tx: Db, tenantId: number, ids: readonly number[]): Promise<Map<number, ContactRef>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: contacts.id, ...contactRefColumns })
+    .from(contacts)
+    .leftJoin(persons, personJoin(tenantId, contacts.id))
+    .leftJoin(companies, companyJoin(tenantId, contacts.id))
+    .where(and(eq(contacts.tenantId, tenantId), inArray(contacts.id, [...ids])));
+  return new Map(rows.map((r) => [r.id, r]));
+}

@@ -1,0 +1,145 @@
+import { and, asc, count, eq, gte, ilike, isNull, like, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { eventCategories, events, groups } from '../../db/schema/index.js';
+import type { Page } from '../../lib/pagination.js';
+import { visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
+import type { EventItem } from './events.schemas.js';
+
+export type EventRow = typeof events.$inferSelect;
+export type NewEventValues = Omit<typeof events.$inferInsert, 'tenantId' | 'id'>;
+
+/** A group as the event rules need it: its name for output, path and privacy for visibility. */
+export interface HostGroup {
+  id: number;
+  name: string;
+  path: string;
+  privacy: string;
+}
+
+const hostGroupColumns = { id: groups.id, name: groups.name, path: groups.path, privacy: groups.privacy };
+
+export async function findHostGroup(tx: Db, tenantId: number, groupId: number): Promise<HostGroup | undefined> {
+  const [row] = await tx.select(hostGroupColumns).from(groups).where(and(eq(groups.tenantId, tenantId), eq(groups.id, groupId)));
+  return row;
+}
+
+export async function categoryExists(tx: Db, tenantId: number, categoryId: number): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: eventCategories.id })
+    .from(eventCategories)
+    .where(and(eq(eventCategories.tenantId, tenantId), eq(eventCategories.id, categoryId)));
+  return row !== undefined;
+}
+
+/** The stored event with its hosting group (null when it has none), for the access rules. */
+export async function findEventWithHost(tx: Db, tenantId: number, id: number): Promise<{ event: EventRow; group: HostGroup | null } | undefined> {
+  const [row] = await tx
+    .select({ event: events, group: hostGroupColumns })
+    .from(events)
+    .leftJoin(groups, and(eq(groups.tenantId, events.tenantId), eq(groups.id, events.groupId)))
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, id)));
+  return row;
+}
+
+const eventColumns = {
+  id: events.id,
+  name: events.name,
+  description: events.description,
+  startDate: events.startDate,
+  endDate: events.endDate,
+  groupId: events.groupId,
+  groupName: groups.name,
+  categoryId: events.categoryId,
+  categoryName: eventCategories.name,
+  metaData: events.metaData,
+  createdAt: events.createdAt,
+  updatedAt: events.updatedAt,
+};
+
+function selectEvents(tx: Db) {
+  return tx
+    .select(eventColumns)
+    .from(events)
+    .leftJoin(groups, and(eq(groups.tenantId, events.tenantId), eq(groups.id, events.groupId)))
+    .leftJoin(eventCategories, and(eq(eventCategories.tenantId, events.tenantId), eq(eventCategories.id, events.categoryId)));
+}
+
+type EventSelectRow = Awaited<ReturnType<typeof selectEvents>>[number];
+
+function toEventItem(r: EventSelectRow): EventItem {
+  return {
+    id: r.id,
+    name: r.name,
+    description: r.description,
+    startDate: r.startDate,
+    endDate: r.endDate,
+    group: r.groupId !== null && r.groupName !== null ? { id: r.groupId, name: r.groupName } : null,
+    category: r.categoryId !== null && r.categoryName !== null ? { id: r.categoryId, name: r.categoryName } : null,
+    metaData: r.metaData,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+
+export async function findEvent(tx: Db, tenantId: number, id: number): Promise<EventItem | undefined> {
+  const [row] = await selectEvents(tx).where(and(eq(events.tenantId, tenantId), eq(events.id, id)));
+  return row ? toEventItem(row) : undefined;
+}
+
+export interface EventFilter {
+  groupId?: number;
+  /** With groupId: the subtree under this path instead of the group alone. */
+  subtreePath?: string;
+  categoryId?: number;
+  from?: string;
+  to?: string;
+  q?: string;
+}
+
+/** LIKE treats %, _ and \ specially; a search for "50%" means the characters. */
+function containsPattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function listWhere(tenantId: number, scope: GroupScope, f: EventFilter): SQL {
+  const conditions: (SQL | undefined)[] = [
+    eq(events.tenantId, tenantId),
+    // Events without a group are visible to every reader; others follow their group.
+    scope.all ? undefined : or(isNull(events.groupId), visibleGroupFilter(scope, groups)),
+    f.subtreePath !== undefined ? like(groups.path, `${f.subtreePath}%`) : f.groupId !== undefined ? eq(events.groupId, f.groupId) : undefined,
+    f.categoryId !== undefined ? eq(events.categoryId, f.categoryId) : undefined,
+    // Overlap with the window: starts before it ends and ends after it starts.
+    f.to !== undefined ? lte(events.startDate, f.to) : undefined,
+    f.from !== undefined ? gte(events.endDate, f.from) : undefined,
+    f.q ? ilike(events.name, containsPattern(f.q)) : undefined,
+  ];
+  return and(...conditions)!;
+}
+
+export async function listEvents(tx: Db, tenantId: number, scope: GroupScope, filter: EventFilter, page: Page) {
+  const where = listWhere(tenantId, scope, filter);
+  const rows = await selectEvents(tx).where(where).orderBy(asc(events.startDate), asc(events.id)).limit(page.limit).offset(page.offset);
+  const [{ total }] = await tx
+    .select({ total: count() })
+    .from(events)
+    .leftJoin(groups, and(eq(groups.tenantId, events.tenantId), eq(groups.id, events.groupId)))
+    .where(where);
+  return { items: rows.map(toEventItem), total: Number(total) };
+}
+
+export async function insertEvent(tx: Db, tenantId: number, values: NewEventValues): Promise<number> {
+  const [row] = await tx.insert(events).values({ ...values, tenantId }).returning({ id: events.id });
+  return row.id;
+}
+
+export async function updateEvent(tx: Db, tenantId: number, id: number, values: Partial<NewEventValues>): Promise<void> {
+  await tx
+    .update(events)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(and(eq(events.tenantId, tenantId), eq(events.id, id)));
+}
+
+export async function deleteEvent(tx: Db, tenantId: number, id: number): Promise<void> {
+  await tx.delete(events).where(and(eq(events.tenantId, tenantId), eq(events.id, id)));
+}

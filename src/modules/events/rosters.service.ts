@@ -1,0 +1,84 @@
+import { withTenant, type Db } from '../../db/client.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { pageResult, toPage, type Page, type PageRequest } from '../../lib/pagination.js';
+import type { Principal } from '../../plugins/auth.js';
+import * as attendance from './attendance.repository.js';
+import { findContactRefs } from './contact-refs.repository.js';
+import { readableEvent, writableEvent } from './event-access.js';
+import type { AttendanceItem, ContactRef, RegistrationItem, Skipped } from './events.schemas.js';
+import * as registrations from './registrations.repository.js';
+
+/**
+ * Registration and attendance are the same kind of record: one row per (event, contact), added
+ * in bulk (all-or-nothing on unknown contacts, idempotent for contacts already there) and removed
+ * one by one. Each is described by a store; the rules live once, here.
+ */
+interface RosterStore<T> {
+  entity: string;
+  skipReason: string;
+  page(tx: Db, tenantId: number, eventId: number, page: Page): Promise<{ items: T[]; total: number }>;
+  insert(tx: Db, tenantId: number, eventId: number, contactIds: readonly number[]): Promise<{ id: number; contactId: number; at: Date }[]>;
+  toItem(row: { id: number; contactId: number; at: Date }, eventId: number, contact: ContactRef): T;
+  remove(tx: Db, tenantId: number, eventId: number, id: number): Promise<boolean>;
+}
+
+const registrationStore: RosterStore<RegistrationItem> = {
+  entity: 'Registration',
+  skipReason: 'already registered',
+  page: registrations.pageRegistrations,
+  insert: registrations.insertRegistrations,
+  toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, createdAt: r.at.toISOString() }),
+  remove: registrations.deleteRegistration,
+};
+
+const attendanceStore: RosterStore<AttendanceItem> = {
+  entity: 'Attendance record',
+  skipReason: 'already present',
+  page: attendance.pageAttendance,
+  insert: attendance.insertAttendance,
+  toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, attendedAt: r.at.toISOString() }),
+  remove: attendance.deleteAttendance,
+};
+
+/** Every requested contact must exist in the tenant; the 404 names all that do not. */
+export async function requireContacts(tx: Db, tenantId: number, contactIds: readonly number[]): Promise<Map<number, ContactRef>> {
+  const found = await findContactRefs(tx, tenantId, contactIds);
+  const missing = contactIds.filter((id) => !found.has(id));
+  if (missing.length > 0) throw new NotFoundError(missing.length === 1 ? 'Contact' : 'Contacts', missing);
+  return found;
+}
+
+function rosterService<T>(db: Db, store: RosterStore<T>) {
+  return {
+    list: (auth: Principal, eventId: number, query: PageRequest) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        await readableEvent(tx, auth, eventId);
+        const page = toPage(query);
+        const { items, total } = await store.page(tx, auth.tenantId, eventId, page);
+        return pageResult(page, items, total);
+      }),
+
+    add: (auth: Principal, eventId: number, contactIds: readonly number[]) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        await writableEvent(tx, auth, eventId);
+        const contacts = await requireContacts(tx, auth.tenantId, contactIds);
+        const rows = await store.insert(tx, auth.tenantId, eventId, contactIds);
+        const inserted = new Set(rows.map((r) => r.contactId));
+        const created = rows.map((r) => store.toItem(r, eventId, contacts.get(r.contactId)!));
+        const skipped: Skipped[] = contactIds.filter((id) => !inserted.has(id)).map((contactId) => ({ contactId, reason: store.skipReason }));
+        return { created, skipped };
+      }),
+
+    remove: (auth: Principal, eventId: number, id: number) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        await writableEvent(tx, auth, eventId);
+        if (!(await store.remove(tx, auth.tenantId, eventId, id))) throw new NotFoundError(store.entity, id);
+      }),
+  };
+}
+
+export function createRostersService({ db }: { db: Db }) {
+  return { registrations: rosterService(db, registrationStore), attendance: rosterService(db, attendanceStore) };
+}
+
+export type RostersService = ReturnType<typeof createRostersService>;
