@@ -1,6 +1,6 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, arrayContains, asc, count, countDistinct, eq, exists, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { roles, userRoles, users } from '../../db/schema/index.js';
+import { contacts, roles, tenants, userRoles, users } from '../../db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -85,4 +85,140 @@ export async function touchLastLogin(db: Db, tenantId: number, userId: number) {
 export async function findRoleIdsByName(db: Db, tenantId: number, names: string[]): Promise<number[]> {
   const rows = await db.select({ id: roles.id }).from(roles).where(and(eq(roles.tenantId, tenantId), inArray(roles.name, names)));
   return rows.map((r) => r.id);
+}
+
+// ---- the /api/users module ----
+
+export type UserStatus = UserRow['status'];
+
+export interface UserFilter {
+  q?: string;
+  roleId?: number;
+  status?: UserStatus;
+}
+
+const userColumns = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  contactId: users.contactId,
+  status: users.status,
+  lastLoginAt: users.lastLoginAt,
+};
+
+/** `%`, `_` and `\` in a search text are literal characters, not wildcards. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function userFilter(tenantId: number, filter: UserFilter): SQL | undefined {
+  const pattern = filter.q ? likePattern(filter.q.toLowerCase()) : undefined;
+  return and(
+    eq(users.tenantId, tenantId),
+    filter.status ? eq(users.status, filter.status) : undefined,
+    pattern ? or(sql`lower(${users.username}) like ${pattern}`, sql`lower(${users.email}) like ${pattern}`) : undefined,
+    filter.roleId
+      ? exists(
+          sql`(select 1 from ${userRoles} where ${userRoles.tenantId} = "users"."tenant_id" and ${userRoles.userId} = "users"."id" and ${userRoles.roleId} = ${filter.roleId})`,
+        )
+      : undefined,
+  );
+}
+
+export async function listUsers(tx: Db, tenantId: number, filter: UserFilter, limit: number, offset: number) {
+  const where = userFilter(tenantId, filter);
+  const rows = await tx.select(userColumns).from(users).where(where).orderBy(asc(sql`lower(${users.username})`), asc(users.id)).limit(limit).offset(offset);
+  const [{ total }] = await tx.select({ total: count() }).from(users).where(where);
+  return { rows, total };
+}
+
+export async function findUser(tx: Db, tenantId: number, userId: number) {
+  const [row] = await tx.select({ ...userColumns, passwordHash: users.passwordHash }).from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+  return row;
+}
+
+/** Roles of many users in one query: userId → [{id, name}] ordered by name. */
+export async function findRolesOfUsers(tx: Db, tenantId: number, userIds: number[]) {
+  const byUser = new Map<number, { id: number; name: string }[]>(userIds.map((id) => [id, []]));
+  if (userIds.length === 0) return byUser;
+  const rows = await tx
+    .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
+    .from(userRoles)
+    .innerJoin(roles, and(eq(roles.tenantId, userRoles.tenantId), eq(roles.id, userRoles.roleId)))
+    .where(and(eq(userRoles.tenantId, tenantId), inArray(userRoles.userId, userIds)))
+    .orderBy(asc(roles.name), asc(roles.id));
+  for (const { userId, id, name } of rows) byUser.get(userId)?.push({ id, name });
+  return byUser;
+}
+
+/** The union of a user's roles' permissions, sorted. */
+export async function findUserPermissions(tx: Db, tenantId: number, userId: number): Promise<string[]> {
+  const rows = await tx
+    .selectDistinct({ permission: sql<string>`unnest(${roles.permissions})` })
+    .from(userRoles)
+    .innerJoin(roles, and(eq(roles.tenantId, userRoles.tenantId), eq(roles.id, userRoles.roleId)))
+    .where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.userId, userId)));
+  return rows.map((r) => r.permission).sort();
+}
+
+export async function findRolesByIds(tx: Db, tenantId: number, roleIds: number[]) {
+  if (roleIds.length === 0) return [];
+  return tx
+    .select({ id: roles.id, name: roles.name, permissions: roles.permissions })
+    .from(roles)
+    .where(and(eq(roles.tenantId, tenantId), inArray(roles.id, roleIds)));
+}
+
+/** A contact and the user already linked to it, if any. */
+export async function findContactLink(tx: Db, tenantId: number, contactId: number) {
+  const [row] = await tx
+    .select({ id: contacts.id, category: contacts.category, userId: users.id })
+    .from(contacts)
+    .leftJoin(users, and(eq(users.tenantId, contacts.tenantId), eq(users.contactId, contacts.id)))
+    .where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, contactId)));
+  return row;
+}
+
+export async function isEmailTaken(tx: Db, tenantId: number, email: string, exceptUserId: number): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), sql`lower(${users.email}) = ${email.toLowerCase()}`, ne(users.id, exceptUserId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function updateUser(
+  tx: Db,
+  tenantId: number,
+  userId: number,
+  values: { email?: string | null; contactId?: number; status?: UserStatus },
+) {
+  await tx.update(users).set({ ...values, updatedAt: new Date() }).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+}
+
+export async function replaceUserRoles(tx: Db, tenantId: number, userId: number, roleIds: number[]) {
+  await tx.delete(userRoles).where(and(eq(userRoles.tenantId, tenantId), eq(userRoles.userId, userId)));
+  if (roleIds.length > 0) await tx.insert(userRoles).values(roleIds.map((roleId) => ({ tenantId, userId, roleId })));
+}
+
+/** Deletes the user; its role links, refresh and reset tokens go with it (foreign key cascades). */
+export async function deleteUser(tx: Db, tenantId: number, userId: number) {
+  await tx.delete(users).where(and(eq(users.tenantId, tenantId), eq(users.id, userId)));
+}
+
+/** Active users holding a permission through any of their roles. */
+export async function countActiveHolders(tx: Db, tenantId: number, permission: string): Promise<number> {
+  const [{ holders }] = await tx
+    .select({ holders: countDistinct(users.id) })
+    .from(users)
+    .innerJoin(userRoles, and(eq(userRoles.tenantId, users.tenantId), eq(userRoles.userId, users.id)))
+    .innerJoin(roles, and(eq(roles.tenantId, userRoles.tenantId), eq(roles.id, userRoles.roleId)))
+    .where(and(eq(users.tenantId, tenantId), eq(users.status, 'Active'), arrayContains(roles.permissions, [permission])));
+  return holders;
+}
+
+export async function findTenantSlug(tx: Db, tenantId: number): Promise<string | undefined> {
+  const [row] = await tx.select({ slug: tenants.slug }).from(tenants).where(eq(tenants.id, tenantId));
+  return row?.slug;
 }

@@ -1,0 +1,191 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import { withTenant, type Db } from '../../db/client.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import type { Mailer } from '../../lib/mailer.js';
+import { pageResult, toPage } from '../../lib/pagination.js';
+import { hashPassword, verifyPassword } from '../../lib/passwords.js';
+import { isPermission } from '../../lib/permissions.js';
+import { newOpaqueToken } from '../../lib/tokens.js';
+import type { Principal } from '../../plugins/auth.js';
+import { insertResetToken, revokeUserTokens } from '../auth/auth.repository.js';
+import { insertPersonContact } from '../contacts/contacts.repository.js';
+import { ADMIN_PERMISSION, guardLastAdmin, permissionsNotHeld } from './users.guard.js';
+import * as repo from './users.repository.js';
+import type { ChangePasswordBody, CreateUserBody, ListUsersQuery, UpdateUserBody } from './users.schemas.js';
+
+/** An invitation link lives longer than a forgotten-password link: people read mail late. */
+const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export interface UsersServiceDeps {
+  db: Db;
+  config: Config;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}
+
+type UserRow = NonNullable<Awaited<ReturnType<typeof repo.findUser>>>;
+type RoleRef = { id: number; name: string };
+
+function toItem(row: Omit<UserRow, 'passwordHash'>, roles: RoleRef[]) {
+  const { id, username, email, contactId, status, lastLoginAt } = row;
+  return { id, username, email, contactId, status, roles, lastLoginAt: lastLoginAt?.toISOString() ?? null };
+}
+
+function sameIds(a: number[], b: number[]): boolean {
+  const set = new Set(a);
+  return set.size === new Set(b).size && b.every((id) => set.has(id));
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
+
+export function createUsersService({ db, config, mailer, log }: UsersServiceDeps) {
+  async function loadUser(tx: Db, tenantId: number, userId: number): Promise<UserRow> {
+    const user = await repo.findUser(tx, tenantId, userId);
+    if (!user) throw new NotFoundError('User', userId);
+    return user;
+  }
+
+  /** Roles exist (404 naming the missing ones) and hold only permissions the caller holds (403). */
+  async function checkGrantableRoles(tx: Db, auth: Principal, roleIds: number[]) {
+    const found = await repo.findRolesByIds(tx, auth.tenantId, roleIds);
+    const missing = roleIds.filter((id) => !found.some((r) => r.id === id));
+    if (missing.length > 0) throw new NotFoundError(missing.length > 1 ? 'Roles' : 'Role', missing);
+    for (const role of found) {
+      const lacking = permissionsNotHeld(auth.permissions, role.permissions);
+      if (lacking.length > 0) throw new ForbiddenError(`You cannot grant role ${role.name}: it has permissions you do not hold (${lacking.join(', ')})`);
+    }
+  }
+
+  /** The contact exists in the tenant, is a Person, and no other user is linked to it. */
+  async function checkLinkableContact(tx: Db, tenantId: number, contactId: number, userId?: number) {
+    const link = await repo.findContactLink(tx, tenantId, contactId);
+    if (!link) throw new NotFoundError('Contact', contactId);
+    if (link.category !== 'Person') throw new BadRequestError(`body/contactId must name a Person contact (contact ${contactId} is a ${link.category})`);
+    if (link.userId !== null && link.userId !== userId) throw new ConflictError(`Contact ${contactId} is already linked to user ${link.userId}`);
+  }
+
+  /** Managing an account that can do more than the caller would be a way to borrow its rights. */
+  async function checkManageable(tx: Db, auth: Principal, user: UserRow) {
+    const lacking = permissionsNotHeld(auth.permissions, await repo.findUserPermissions(tx, auth.tenantId, user.id));
+    if (lacking.length > 0) throw new ForbiddenError(`You cannot manage user ${user.username}: it has permissions you do not hold (${lacking.join(', ')})`);
+  }
+
+  async function listUsers(auth: Principal, query: ListUsersQuery) {
+    const page = toPage(query);
+    return withTenant(db, auth.tenantId, async (tx) => {
+      const { rows, total } = await repo.listUsers(tx, auth.tenantId, query, page.limit, page.offset);
+      const roles = await repo.findRolesOfUsers(tx, auth.tenantId, rows.map((r) => r.id));
+      return pageResult(page, rows.map((r) => toItem(r, roles.get(r.id) ?? [])), total);
+    });
+  }
+
+  async function getUser(auth: Principal, userId: number) {
+    return withTenant(db, auth.tenantId, async (tx) => {
+      const user = await loadUser(tx, auth.tenantId, userId);
+      const roles = await repo.findRolesOfUsers(tx, auth.tenantId, [userId]);
+      const permissions = (await repo.findUserPermissions(tx, auth.tenantId, userId)).filter(isPermission);
+      return { ...toItem(user, roles.get(userId) ?? []), permissions };
+    });
+  }
+
+  async function getMe(auth: Principal) {
+    const { lastLoginAt: _, ...me } = await getUser(auth, auth.userId);
+    return me;
+  }
+
+  function validateCreate(input: CreateUserBody) {
+    if (input.invite && input.password !== undefined) throw new BadRequestError('body must have either password or invite: true, not both');
+    if (!input.invite && input.password === undefined) throw new BadRequestError('body/password is required unless invite is true');
+    if (input.invite && !input.email) throw new BadRequestError('body/email is required when invite is true');
+    if (input.contactId === undefined && (!input.firstName || !input.lastName)) {
+      throw new BadRequestError(`body/${input.firstName ? 'lastName' : 'firstName'} is required when contactId is not given`);
+    }
+  }
+
+  async function createUser(auth: Principal, input: CreateUserBody) {
+    validateCreate(input);
+    const { tenantId } = auth;
+    const roleIds = input.roleIds ?? [];
+    const email = input.email ?? null;
+    const passwordHash = input.password !== undefined ? await hashPassword(input.password) : null;
+    const invite = input.invite ? newOpaqueToken() : undefined;
+    const { user, slug } = await withTenant(db, tenantId, async (tx) => {
+      await checkGrantableRoles(tx, auth, roleIds);
+      if (input.contactId !== undefined) await checkLinkableContact(tx, tenantId, input.contactId);
+      const taken = await repo.isUsernameOrEmailTaken(tx, tenantId, input.username, email);
+      if (taken) throw new ConflictError(taken === 'username' ? `Username ${input.username} is already taken` : `Email ${email} is already taken`);
+      const contactId = input.contactId ?? (await insertPersonContact(tx, tenantId, { firstName: input.firstName!, lastName: input.lastName!, email }));
+      const user = await repo.insertUser(tx, tenantId, { username: input.username, email, passwordHash, contactId, roleIds });
+      if (invite) await insertResetToken(tx, { tenantId, userId: user.id, tokenHash: invite.hash, expiresAt: new Date(Date.now() + INVITE_TTL_MS) });
+      return { user, slug: invite ? await repo.findTenantSlug(tx, tenantId) : undefined };
+    });
+    if (invite && email) sendInvitation(email, user.username, slug ?? '', invite.token);
+    return getUser(auth, user.id);
+  }
+
+  /** Not awaited: the account exists either way, and an admin can invite again through forgot-password. */
+  function sendInvitation(to: string, username: string, slug: string, token: string) {
+    const link = `${config.publicUrl}/reset-password/${token}`;
+    const text =
+      `An account has been created for you in Parish (church "${slug}", username "${username}").\n` +
+      `To choose your password, open ${link}\nThe link works once, for 7 days.`;
+    mailer.send({ to, subject: 'Your Parish account', text }).catch((err: unknown) => log.warn({ err: String(err) }, 'invitation mail failed'));
+  }
+
+  async function updateUser(auth: Principal, userId: number, input: UpdateUserBody) {
+    const { tenantId } = auth;
+    await withTenant(db, tenantId, async (tx) => {
+      const user = await loadUser(tx, tenantId, userId);
+      const currentRoles = (await repo.findRolesOfUsers(tx, tenantId, [userId])).get(userId) ?? [];
+      const rolesChange = input.roleIds !== undefined && !sameIds(input.roleIds, currentRoles.map((r) => r.id));
+      const statusChange = input.status !== undefined && input.status !== user.status;
+      const contactChange = input.contactId !== undefined && input.contactId !== user.contactId;
+      if (rolesChange) await checkGrantableRoles(tx, auth, input.roleIds!);
+      if (contactChange) await checkLinkableContact(tx, tenantId, input.contactId!, userId);
+      if (userId === auth.userId && (rolesChange || statusChange)) throw new ForbiddenError('You cannot change your own roles or status');
+      await checkManageable(tx, auth, user);
+      if (input.email && input.email.toLowerCase() !== user.email?.toLowerCase() && (await repo.isEmailTaken(tx, tenantId, input.email, userId))) {
+        throw new ConflictError(`Email ${input.email} is already taken`);
+      }
+      const apply = async () => {
+        const { email, contactId, status } = input;
+        if (email !== undefined || contactChange || statusChange) await repo.updateUser(tx, tenantId, userId, { email, contactId, status });
+        if (rolesChange) await repo.replaceUserRoles(tx, tenantId, userId, input.roleIds!);
+      };
+      if (rolesChange || statusChange) await guardLastAdmin(tx, tenantId, lastAdminMessage(user.username), apply);
+      else await apply();
+      // A disabled account's sessions end now; its access tokens already fail (the user is reloaded per request).
+      if (statusChange && input.status === 'Disabled') await revokeUserTokens(tx, tenantId, userId);
+    });
+    return getUser(auth, userId);
+  }
+
+  async function deleteUser(auth: Principal, userId: number) {
+    const { tenantId } = auth;
+    await withTenant(db, tenantId, async (tx) => {
+      const user = await loadUser(tx, tenantId, userId);
+      if (userId === auth.userId) throw new ForbiddenError('You cannot delete your own account');
+      await checkManageable(tx, auth, user);
+      await guardLastAdmin(tx, tenantId, lastAdminMessage(user.username), () => repo.deleteUser(tx, tenantId, userId));
+    });
+  }
+
+  /** A wrong current password is 400, not 401: clients read 401 as an expired session. */
+  async function changeOwnPassword(auth: Principal, input: ChangePasswordBody) {
+    const { tenantId, userId } = auth;
+    const user = await withTenant(db, tenantId, (tx) => loadUser(tx, tenantId, userId));
+    if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw new BadRequestError('body/currentPassword is incorrect');
+    const passwordHash = await hashPassword(input.newPassword);
+    await withTenant(db, tenantId, async (tx) => {
+      await repo.setPasswordHash(tx, tenantId, userId, passwordHash);
+      await revokeUserTokens(tx, tenantId, userId, auth.sessionId);
+    });
+  }
+
+  return { listUsers, getUser, getMe, createUser, updateUser, deleteUser, changeOwnPassword };
+}
+
+function lastAdminMessage(username: string) {
+  return `User ${username} is the last active user holding ${ADMIN_PERMISSION}; give it to another active user first`;
+}
