@@ -1,8 +1,17 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { ACTIVITY_TYPES } from '../../db/schema/enums.js';
 import { Body, DateString, Id, Instant, LongText, MetaData, Name, Nullable, PageQueryProps, StringEnum } from '../../lib/schemas.js';
 
 /** Wire format of /api/events (api-contract §7). */
+
+/**
+ * A nullable request field. `Nullable` (anyOf) meets ajv's type coercion first: `null` is coerced
+ * into the string branch as "" (and 0 for ids). A type list matches null as null and coerces only
+ * values of neither type.
+ */
+function OrNull<T extends TSchema & { type: string }>(schema: T) {
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
+}
 
 export const Ref = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const ContactRef = Type.Object({ id: Type.Integer(), firstName: Type.String(), lastName: Type.String() });
@@ -61,11 +70,11 @@ export type EventDetail = Static<typeof EventDetailSchema>;
 
 export const CreateEventBody = Body({
   name: Name,
-  description: Type.Optional(Nullable(LongText)),
+  description: Type.Optional(OrNull(LongText)),
   startDate: DateString,
   endDate: Type.Optional(DateString),
-  groupId: Type.Optional(Nullable(Id)),
-  categoryId: Type.Optional(Nullable(Id)),
+  groupId: Type.Optional(OrNull(Id)),
+  categoryId: Type.Optional(OrNull(Id)),
   metaData: Type.Optional(MetaData),
 });
 export type CreateEventBody = Static<typeof CreateEventBody>;
@@ -73,11 +82,11 @@ export type CreateEventBody = Static<typeof CreateEventBody>;
 /** PUT sends the changed fields; `null` clears description, group and category. */
 export const UpdateEventBody = Body({
   name: Type.Optional(Name),
-  description: Type.Optional(Nullable(LongText)),
+  description: Type.Optional(OrNull(LongText)),
   startDate: Type.Optional(DateString),
   endDate: Type.Optional(DateString),
-  groupId: Type.Optional(Nullable(Id)),
-  categoryId: Type.Optional(Nullable(Id)),
+  groupId: Type.Optional(OrNull(Id)),
+  categoryId: Type.Optional(OrNull(Id)),
   metaData: Type.Optional(MetaData),
 });
 export type UpdateEventBody = Static<typeof UpdateEventBody>;
@@ -110,12 +119,12 @@ export function CreatedResult<T extends typeof RegistrationSchema | typeof Atten
 export const CreateActivityBody = Body({
   activityType: StringEnum(ACTIVITY_TYPES),
   contactIds: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true }),
-  notes: Type.Optional(Nullable(LongText)),
+  notes: Type.Optional(OrNull(LongText)),
 });
 export type CreateActivityBody = Static<typeof CreateActivityBody>;
 
 export const EventCategorySchema = Type.Object({ id: Type.Integer(), name: Type.String(), description: Nullable(Type.String()) });
-export const CreateEventCategoryBody = Body({ name: Name, description: Type.Optional(Nullable(LongText)) });
+export const CreateEventCategoryBody = Body({ name: Name, description: Type.Optional(OrNull(LongText)) });
 export type CreateEventCategoryBody = Static<typeof CreateEventCategoryBody>;
 
 export const EventParams = Type.Object({ id: Id });
