@@ -1,21 +1,161 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { contactEmails, contacts, persons } from '../../db/schema/index.js';
+import {
+  companies, contactAddresses, contactEmails, contactIdentifications, contactOccasions, contactPhones, contacts, persons, users,
+} from '../../db/schema/index.js';
+import type { ContactCategory, ContactStatus } from '../../db/schema/enums.js';
+import type {
+  AddressInput, CompanyInput, CompanyPatch, EmailInput, IdentificationInput, OccasionInput, PersonInput, PersonPatch, PhoneInput,
+} from './contacts.schemas.js';
+
+/** Writes of contacts and their owned rows. Every write ends with refreshSearchColumns. */
+
+export interface ContactArrays {
+  emails?: EmailInput[];
+  phones?: PhoneInput[];
+  addresses?: AddressInput[];
+  occasions?: OccasionInput[];
+  identifications?: IdentificationInput[];
+}
+
+export interface NewContact extends ContactArrays {
+  category: ContactCategory;
+  status?: ContactStatus;
+  person?: PersonInput;
+  company?: CompanyInput;
+}
+
+export type ContactRow = typeof contacts.$inferSelect;
+
+/** Digits-only phone form, used for `q` and for import matching. */
+export const phoneDigits = (value: string) => value.replace(/\D/g, '');
+
+/** api-contract §5: when no entry is marked primary, the first one is. */
+export function withPrimary<T extends { isPrimary?: boolean }>(items: T[]): (T & { isPrimary: boolean })[] {
+  const anyPrimary = items.some((i) => i.isPrimary);
+  return items.map((item, index) => ({ ...item, isPrimary: anyPrimary ? item.isPrimary === true : index === 0 }));
+}
+
+/** The one create path: the HTTP create, tenant seeding, registration and users all come through here. */
+export async function insertContact(tx: Db, tenantId: number, input: NewContact): Promise<number> {
+  const [row] = await tx
+    .insert(contacts)
+    .values({ tenantId, category: input.category, status: input.status ?? 'Active' })
+    .returning({ id: contacts.id });
+  if (input.person) await tx.insert(persons).values({ tenantId, contactId: row.id, ...input.person });
+  if (input.company) await tx.insert(companies).values({ tenantId, contactId: row.id, ...input.company });
+  await replaceArrays(tx, tenantId, row.id, input);
+  await refreshSearchColumns(tx, tenantId, [row.id]);
+  return row.id;
+}
 
 /**
- * Minimal person creation used by tenant seeding and registration.
- * TODO(contacts issue): replace with the full contacts repository; keep sort/search columns in step.
+ * Minimal person creation used by tenant seeding, registration and users; the same path as
+ * POST /api/crm/contacts, so list order and search columns stay consistent.
  */
 export async function insertPersonContact(
   tx: Db,
   tenantId: number,
   input: { firstName: string; lastName: string; email?: string | null },
 ): Promise<number> {
-  const searchText = [input.firstName, input.lastName, input.email].filter(Boolean).join(' ').toLowerCase();
-  const [contact] = await tx
-    .insert(contacts)
-    .values({ tenantId, category: 'Person', sortLast: input.lastName.toLowerCase(), sortFirst: input.firstName.toLowerCase(), searchText })
-    .returning({ id: contacts.id });
-  await tx.insert(persons).values({ tenantId, contactId: contact.id, firstName: input.firstName, lastName: input.lastName });
-  if (input.email) await tx.insert(contactEmails).values({ tenantId, contactId: contact.id, value: input.email, isPrimary: true });
-  return contact.id;
+  return insertContact(tx, tenantId, {
+    category: 'Person',
+    person: { firstName: input.firstName, lastName: input.lastName },
+    emails: input.email ? [{ value: input.email, isPrimary: true }] : [],
+  });
+}
+
+export async function findContactRow(tx: Db, tenantId: number, id: number): Promise<ContactRow | undefined> {
+  const [row] = await tx.select().from(contacts).where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, id)));
+  return row;
+}
+
+/** Which of `ids` exist in the tenant. */
+export async function existingContactIds(tx: Db, tenantId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx.select({ id: contacts.id }).from(contacts).where(and(eq(contacts.tenantId, tenantId), inArray(contacts.id, ids)));
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function updateContactScalars(tx: Db, tenantId: number, id: number, values: { status?: ContactStatus }) {
+  await tx.update(contacts).set({ ...values, updatedAt: new Date() }).where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, id)));
+}
+
+export async function updatePerson(tx: Db, tenantId: number, contactId: number, patch: PersonPatch) {
+  if (Object.keys(patch).length === 0) return;
+  await tx.update(persons).set(patch).where(and(eq(persons.tenantId, tenantId), eq(persons.contactId, contactId)));
+}
+
+export async function updateCompany(tx: Db, tenantId: number, contactId: number, patch: CompanyPatch) {
+  if (Object.keys(patch).length === 0) return;
+  await tx.update(companies).set(patch).where(and(eq(companies.tenantId, tenantId), eq(companies.contactId, contactId)));
+}
+
+/** Replaces every array that is present in `input` (absent arrays are left alone). */
+export async function replaceArrays(tx: Db, tenantId: number, contactId: number, input: ContactArrays): Promise<void> {
+  const owned = { tenantId, contactId };
+  if (input.emails) {
+    await tx.delete(contactEmails).where(and(eq(contactEmails.tenantId, tenantId), eq(contactEmails.contactId, contactId)));
+    const rows = withPrimary(input.emails).map((e, position) => ({ ...owned, value: e.value, isPrimary: e.isPrimary, position }));
+    if (rows.length) await tx.insert(contactEmails).values(rows);
+  }
+  if (input.phones) {
+    await tx.delete(contactPhones).where(and(eq(contactPhones.tenantId, tenantId), eq(contactPhones.contactId, contactId)));
+    const rows = withPrimary(input.phones).map((p, position) => ({ ...owned, value: p.value, digits: phoneDigits(p.value), isPrimary: p.isPrimary, position }));
+    if (rows.length) await tx.insert(contactPhones).values(rows);
+  }
+  if (input.addresses) {
+    await tx.delete(contactAddresses).where(and(eq(contactAddresses.tenantId, tenantId), eq(contactAddresses.contactId, contactId)));
+    const rows = withPrimary(input.addresses).map((a, position) => ({ ...owned, ...a, position }));
+    if (rows.length) await tx.insert(contactAddresses).values(rows);
+  }
+  if (input.occasions) {
+    await tx.delete(contactOccasions).where(and(eq(contactOccasions.tenantId, tenantId), eq(contactOccasions.contactId, contactId)));
+    if (input.occasions.length) await tx.insert(contactOccasions).values(input.occasions.map((o) => ({ ...owned, ...o })));
+  }
+  if (input.identifications) {
+    await tx.delete(contactIdentifications).where(and(eq(contactIdentifications.tenantId, tenantId), eq(contactIdentifications.contactId, contactId)));
+    if (input.identifications.length) await tx.insert(contactIdentifications).values(input.identifications.map((i) => ({ ...owned, ...i })));
+  }
+}
+
+/**
+ * Recomputes the denormalized list/search columns from the stored rows, so every write path
+ * (create, update, import, seeding) produces exactly the same values:
+ * sort_last/sort_first = lowercased last/first name (company name as last name);
+ * search_text = lowercased names, company name, emails and phones; phone_digits = phones' digits.
+ */
+export async function refreshSearchColumns(tx: Db, tenantId: number, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.execute(sql`
+    UPDATE contacts AS c SET (sort_last, sort_first, search_text, phone_digits) = (
+      SELECT lower(coalesce(p.last_name, co.name, '')),
+             lower(coalesce(p.first_name, '')),
+             lower(concat_ws(' ', p.first_name, p.middle_name, p.last_name, co.name, em.v, ph.v)),
+             coalesce(ph.d, '')
+      FROM (SELECT 1) AS one
+      LEFT JOIN persons AS p ON p.tenant_id = c.tenant_id AND p.contact_id = c.id
+      LEFT JOIN companies AS co ON co.tenant_id = c.tenant_id AND co.contact_id = c.id
+      LEFT JOIN LATERAL (
+        SELECT string_agg(e.value, ' ' ORDER BY e.position, e.id) AS v FROM contact_emails AS e
+        WHERE e.tenant_id = c.tenant_id AND e.contact_id = c.id
+      ) AS em ON true
+      LEFT JOIN LATERAL (
+        SELECT string_agg(f.value, ' ' ORDER BY f.position, f.id) AS v, string_agg(f.digits, ' ' ORDER BY f.position, f.id) AS d
+        FROM contact_phones AS f WHERE f.tenant_id = c.tenant_id AND f.contact_id = c.id
+      ) AS ph ON true
+    )
+    WHERE c.tenant_id = ${tenantId} AND c.id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
+}
+
+/** The user account linked to a contact, if any (such a contact cannot be deleted). */
+export async function findLinkedUserId(tx: Db, tenantId: number, contactId: number): Promise<number | undefined> {
+  const [row] = await tx.select({ id: users.id }).from(users).where(and(eq(users.tenantId, tenantId), eq(users.contactId, contactId))).limit(1);
+  return row?.id;
+}
+
+/** Foreign keys cascade to every owned and referencing row (memberships, events, relationships, ...). */
+export async function deleteContact(tx: Db, tenantId: number, id: number): Promise<boolean> {
+  const rows = await tx.delete(contacts).where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, id))).returning({ id: contacts.id });
+  return rows.length > 0;
 }

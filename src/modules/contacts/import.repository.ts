@@ -1,0 +1,123 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { contactEmails, contactPhones, contacts, persons } from '../../db/schema/index.js';
+import { phoneDigits } from './contacts.repository.js';
+
+/** Set-based statements of the import: a batch of rows costs a fixed number of statements. */
+
+const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+
+/** Lowercased email → lowest Person contact id holding it, within the tenant. */
+export async function matchEmails(tx: Db, tenantId: number, emails: string[]): Promise<Map<string, number>> {
+  if (emails.length === 0) return new Map();
+  const rows = await tx
+    .select({ key: sql<string>`lower(${contactEmails.value})`, id: contactEmails.contactId })
+    .from(contactEmails)
+    .innerJoin(contacts, and(eq(contacts.tenantId, contactEmails.tenantId), eq(contacts.id, contactEmails.contactId)))
+    .where(and(eq(contactEmails.tenantId, tenantId), eq(contacts.category, 'Person'), sql`lower(${contactEmails.value}) IN (${sql.join(emails.map((e) => sql`${e}`), sql`, `)})`));
+  return lowestPerKey(rows);
+}
+
+/** Phone digits → lowest Person contact id holding a phone with exactly those digits. */
+export async function matchPhones(tx: Db, tenantId: number, digits: string[]): Promise<Map<string, number>> {
+  if (digits.length === 0) return new Map();
+  const rows = await tx
+    .select({ key: contactPhones.digits, id: contactPhones.contactId })
+    .from(contactPhones)
+    .innerJoin(contacts, and(eq(contacts.tenantId, contactPhones.tenantId), eq(contacts.id, contactPhones.contactId)))
+    .where(and(eq(contactPhones.tenantId, tenantId), eq(contacts.category, 'Person'), inArray(contactPhones.digits, digits)));
+  return lowestPerKey(rows);
+}
+
+function lowestPerKey(rows: { key: string; id: number }[]) {
+  const map = new Map<string, number>();
+  for (const { key, id } of rows) if (!map.has(key) || map.get(key)! > id) map.set(key, id);
+  return map;
+}
+
+/** Ids for new contacts taken up front, so child rows can be inserted in the same round. */
+export async function allocateContactIds(tx: Db, n: number): Promise<number[]> {
+  if (n === 0) return [];
+  const result = (await tx.execute(
+    sql`SELECT nextval(pg_get_serial_sequence('contacts', 'id')) AS id FROM generate_series(1, ${n}::int)`,
+  )) as unknown as { rows: { id: string | number }[] };
+  // bigint arrives as a string on node-postgres and as a number on PGlite.
+  return result.rows.map((r) => Number(r.id));
+}
+
+export interface ImportPerson {
+  id: number;
+  firstName: string;
+  lastName: string;
+  gender?: string;
+  emails: string[];
+  phones: string[];
+}
+
+export async function insertPeople(tx: Db, tenantId: number, people: ImportPerson[]): Promise<void> {
+  if (people.length === 0) return;
+  await tx.insert(contacts).values(people.map((p) => ({ tenantId, id: p.id, category: 'Person' as const })));
+  await tx.insert(persons).values(people.map((p) => ({ tenantId, contactId: p.id, firstName: p.firstName, lastName: p.lastName, gender: p.gender ?? null })));
+  await insertChildren(tx, tenantId, people.map((p) => ({ contactId: p.id, emails: p.emails, phones: p.phones, emailCount: 0, phoneCount: 0 })));
+}
+
+/** Existing people: names and gender overwritten, emails/phones they do not have yet appended. */
+export async function updatePeople(tx: Db, tenantId: number, people: ImportPerson[]): Promise<void> {
+  if (people.length === 0) return;
+  const ids = people.map((p) => p.id);
+  const values = people.map((p) => sql`(${p.id}::bigint, ${p.firstName}::text, ${p.lastName}::text, ${p.gender ?? null}::text)`);
+  await tx.execute(sql`
+    UPDATE persons AS p SET first_name = v.first_name, last_name = v.last_name, gender = coalesce(v.gender, p.gender)
+    FROM (VALUES ${sql.join(values, sql`, `)}) AS v(contact_id, first_name, last_name, gender)
+    WHERE p.tenant_id = ${tenantId} AND p.contact_id = v.contact_id`);
+  await tx.execute(sql`UPDATE contacts SET updated_at = now() WHERE tenant_id = ${tenantId} AND id IN (${idList(ids)})`);
+
+  const emails = await tx
+    .select({ contactId: contactEmails.contactId, key: sql<string>`lower(${contactEmails.value})` })
+    .from(contactEmails)
+    .where(and(eq(contactEmails.tenantId, tenantId), inArray(contactEmails.contactId, ids)));
+  const phones = await tx
+    .select({ contactId: contactPhones.contactId, key: contactPhones.digits })
+    .from(contactPhones)
+    .where(and(eq(contactPhones.tenantId, tenantId), inArray(contactPhones.contactId, ids)));
+  const group = (rows: { contactId: number; key: string }[]) => {
+    const map = new Map<number, Set<string>>();
+    for (const r of rows) map.set(r.contactId, (map.get(r.contactId) ?? new Set()).add(r.key));
+    return map;
+  };
+  const emailsOf = group(emails);
+  const phonesOf = group(phones);
+  await insertChildren(
+    tx,
+    tenantId,
+    people.map((p) => ({
+      contactId: p.id,
+      emails: p.emails.filter((e) => !emailsOf.get(p.id)?.has(e.toLowerCase())),
+      phones: p.phones.filter((v) => !phonesOf.get(p.id)?.has(phoneDigits(v))),
+      emailCount: emailsOf.get(p.id)?.size ?? 0,
+      phoneCount: phonesOf.get(p.id)?.size ?? 0,
+    })),
+  );
+}
+
+interface ChildBatch {
+  contactId: number;
+  emails: string[];
+  phones: string[];
+  /** How many the contact already has: the first one of a kind becomes primary. */
+  emailCount: number;
+  phoneCount: number;
+}
+
+async function insertChildren(tx: Db, tenantId: number, batch: ChildBatch[]) {
+  const emailRows = batch.flatMap((b) =>
+    b.emails.map((value, i) => ({ tenantId, contactId: b.contactId, value, isPrimary: b.emailCount + i === 0, position: b.emailCount + i })),
+  );
+  const phoneRows = batch.flatMap((b) =>
+    b.phones.map((value, i) => ({
+      tenantId, contactId: b.contactId, value, digits: phoneDigits(value), isPrimary: b.phoneCount + i === 0, position: b.phoneCount + i,
+    })),
+  );
+  if (emailRows.length) await tx.insert(contactEmails).values(emailRows);
+  if (phoneRows.length) await tx.insert(contactPhones).values(phoneRows);
+}

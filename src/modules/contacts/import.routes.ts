@@ -1,0 +1,23 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { MB, type ModuleOptions } from '../../app.js';
+import { errors } from '../../lib/schemas.js';
+import { ImportJsonBody, ImportSummary, MAX_IMPORT_ROWS } from './import.schemas.js';
+import { importContacts } from './import.service.js';
+
+const CsvBody = Type.String({ description: `text/csv: a header row (firstName,lastName,phone,email,gender), at most ${MAX_IMPORT_ROWS} rows` });
+
+/** POST /api/crm/contacts/import: JSON or CSV, per-row errors, batched writes. */
+export const importRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { db }) => {
+  app.post('/contacts/import', {
+    bodyLimit: 10 * MB,
+    config: { permission: 'contacts:write' },
+    schema: {
+      tags: ['contacts'],
+      description: 'Rows match an existing person by email (case-insensitive), else by phone digits, and update it; otherwise a person is created.',
+      body: { content: { 'application/json': { schema: ImportJsonBody }, 'text/csv': { schema: CsvBody } } },
+      response: { 200: ImportSummary, ...errors(400, 401, 403, 413, 415) },
+    },
+    handler: (request) => importContacts(db, request.auth, request.body),
+  });
+};

@@ -1,0 +1,47 @@
+import { Type, type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+import { Body, Email, Name } from '../../lib/schemas.js';
+import { Gender } from './contacts.schemas.js';
+
+/** POST /api/crm/contacts/import (api-contract §5): JSON {contacts: [...]} or text/csv with the same columns. */
+
+export const MAX_IMPORT_ROWS = 10_000;
+export const IMPORT_COLUMNS = ['firstName', 'lastName', 'phone', 'email', 'gender'] as const;
+
+const Cell = (description: string) => Type.Optional(Type.String({ description }));
+
+/**
+ * The documented row: only "every value is a string" is checked for the whole request, so one bad
+ * row never rejects the others; the rules of ImportRow are applied per row.
+ */
+export const ImportRowInput = Body({
+  firstName: Cell('Required, 1–200 characters'),
+  lastName: Cell('Required, 1–200 characters'),
+  phone: Cell('Up to 50 characters with at least one digit'),
+  email: Cell('A valid email address'),
+  gender: Cell('Male or Female'),
+});
+
+export const ImportJsonBody = Type.Object({
+  contacts: Type.Array(ImportRowInput, { maxItems: MAX_IMPORT_ROWS, description: `At most ${MAX_IMPORT_ROWS} rows` }),
+});
+
+/** The per-row rules, shared by the JSON and the CSV form. */
+export const ImportRow = Type.Object({
+  firstName: Name,
+  lastName: Name,
+  phone: Type.Optional(Type.String({ minLength: 1, maxLength: 50, pattern: '[0-9]' })),
+  email: Type.Optional(Email),
+  gender: Type.Optional(Gender),
+});
+export type ImportRow = Static<typeof ImportRow>;
+export const ImportRowCheck = Compile(ImportRow);
+
+export const ImportSummary = Type.Object({
+  total: Type.Integer(),
+  created: Type.Integer(),
+  updated: Type.Integer(),
+  failed: Type.Integer(),
+  errors: Type.Array(Type.Object({ row: Type.Integer({ description: 'Numbered from 1' }), message: Type.String() })),
+});
+export type ImportSummary = Static<typeof ImportSummary>;

@@ -1,0 +1,129 @@
+import { withTenant, type Db } from '../../db/client.js';
+import { parseCsvRecords } from '../../lib/csv.js';
+import { BadRequestError } from '../../lib/errors.js';
+import { validationMessage } from '../../lib/http-errors.js';
+import type { Principal } from '../../plugins/auth.js';
+import { phoneDigits, refreshSearchColumns } from './contacts.repository.js';
+import * as repo from './import.repository.js';
+import { IMPORT_COLUMNS, ImportRowCheck, MAX_IMPORT_ROWS, type ImportRow, type ImportSummary } from './import.schemas.js';
+
+/** Rows per transaction: large enough for set-based statements, small enough never to hold locks for long. */
+export const IMPORT_BATCH_SIZE = 500;
+
+interface NumberedRow extends ImportRow {
+  row: number;
+}
+
+const COLUMN_BY_KEY = new Map(IMPORT_COLUMNS.map((c) => [c.toLowerCase(), c]));
+
+/** Known columns only (CSV headers case-insensitively, ignoring spaces, `_` and `-`); empty cells are absent. */
+function normalizeRow(raw: Record<string, unknown>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    const column = COLUMN_BY_KEY.get(key.replace(/[\s_-]/g, '').toLowerCase());
+    if (!column || value === undefined || value === null) continue;
+    const text = typeof value === 'string' ? value.trim() : value;
+    if (text !== '') row[column] = text;
+  }
+  return row;
+}
+
+function rowError(value: unknown): string {
+  const [issue] = ImportRowCheck.Errors(value);
+  const params = (issue?.params ?? {}) as Record<string, unknown>;
+  const missing = (params.requiredProperties as string[] | undefined)?.[0];
+  const message = validationMessage('', { ...issue, params: missing ? { missingProperty: missing } : params });
+  return message.replace(/^\//, '').trim();
+}
+
+export function parseImportBody(body: unknown): Record<string, unknown>[] {
+  if (typeof body === 'string') return parseCsvRecords(body, MAX_IMPORT_ROWS);
+  const rows = (body as { contacts?: unknown } | undefined)?.contacts;
+  if (!Array.isArray(rows)) throw new BadRequestError('body/contacts is required');
+  if (rows.length > MAX_IMPORT_ROWS) throw new BadRequestError(`An import takes at most ${MAX_IMPORT_ROWS} rows`);
+  return rows as Record<string, unknown>[];
+}
+
+/**
+ * Imports people: each row matches an existing Person of the caller's tenant by email
+ * (case-insensitive), else by phone digits, and updates it, or creates one. Invalid rows are
+ * reported and skipped; valid rows are written in batches, one transaction per batch.
+ */
+export async function importContacts(db: Db, auth: Principal, body: unknown): Promise<ImportSummary> {
+  const raw = parseImportBody(body);
+  const summary: ImportSummary = { total: raw.length, created: 0, updated: 0, failed: 0, errors: [] };
+  const valid: NumberedRow[] = [];
+  raw.forEach((input, index) => {
+    const row = normalizeRow(input ?? {});
+    if (ImportRowCheck.Check(row)) valid.push({ ...row, row: index + 1 });
+    else summary.errors.push({ row: index + 1, message: rowError(row) });
+  });
+  summary.failed = summary.errors.length;
+  for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
+    const { created, updated } = await withTenant(db, auth.tenantId, (tx) => importBatch(tx, auth.tenantId, valid.slice(start, start + IMPORT_BATCH_SIZE)));
+    summary.created += created;
+    summary.updated += updated;
+  }
+  return summary;
+}
+
+interface Target {
+  existingId?: number;
+  person: Omit<repo.ImportPerson, 'id'>;
+}
+
+async function importBatch(tx: Db, tenantId: number, rows: NumberedRow[]) {
+  const emailKey = (r: NumberedRow) => r.email?.toLowerCase();
+  const digitsKey = (r: NumberedRow) => (r.phone ? phoneDigits(r.phone) : undefined);
+  const emailMatch = await repo.matchEmails(tx, tenantId, unique(rows.map(emailKey)));
+  const phoneMatch = await repo.matchPhones(tx, tenantId, unique(rows.map(digitsKey)));
+  // A row's target: an existing contact, or one an earlier row of this batch creates or extends.
+  const byEmail = new Map<string, Target>();
+  const byDigits = new Map<string, Target>();
+  const byExisting = new Map<number, Target>();
+  const targets: Target[] = [];
+  const add = (existingId?: number): Target => {
+    const target: Target = { existingId, person: { firstName: '', lastName: '', emails: [], phones: [] } };
+    targets.push(target);
+    if (existingId) byExisting.set(existingId, target);
+    return target;
+  };
+  const find = (key: string | undefined, dbMatch: Map<string, number>, inBatch: Map<string, Target>) => {
+    if (!key) return undefined;
+    const id = dbMatch.get(key);
+    return id ? (byExisting.get(id) ?? add(id)) : inBatch.get(key);
+  };
+  let created = 0;
+  for (const row of rows) {
+    const email = emailKey(row);
+    const digits = digitsKey(row);
+    let target = find(email, emailMatch, byEmail) ?? find(digits, phoneMatch, byDigits);
+    if (!target) {
+      target = add();
+      created++;
+    }
+    merge(target, row);
+    if (email) byEmail.set(email, target);
+    if (digits) byDigits.set(digits, target);
+  }
+  const fresh = targets.filter((t) => !t.existingId);
+  const ids = await repo.allocateContactIds(tx, fresh.length);
+  await repo.insertPeople(tx, tenantId, fresh.map((t, i) => ({ ...t.person, id: ids[i] })));
+  await repo.updatePeople(tx, tenantId, targets.filter((t) => t.existingId).map((t) => ({ ...t.person, id: t.existingId! })));
+  await refreshSearchColumns(tx, tenantId, [...ids, ...byExisting.keys()]);
+  return { created, updated: rows.length - created };
+}
+
+/** Later rows win for names and gender; emails and phones accumulate without duplicates. */
+function merge(target: Target, row: NumberedRow) {
+  const p = target.person;
+  p.firstName = row.firstName;
+  p.lastName = row.lastName;
+  if (row.gender) p.gender = row.gender;
+  if (row.email && !p.emails.some((e) => e.toLowerCase() === row.email!.toLowerCase())) p.emails.push(row.email);
+  if (row.phone && !p.phones.some((v) => phoneDigits(v) === phoneDigits(row.phone!))) p.phones.push(row.phone);
+}
+
+function unique(values: (string | undefined)[]): string[] {
+  return [...new Set(values.filter((v): v is string => !!v))];
+}
