@@ -77,3 +77,19 @@ export async function newTree(ctx: TestContext, tenant: TestTenant) {
   const fellowshipB1 = await newGroup(ctx, tenant, { name: 'Fellowship B1', category: 'Fellowship', parent: clusterB, privacy: 'Private' });
   return { church, network, location, zoneA, clusterA, fellowshipA1, fellowshipA2, zoneB, clusterB, fellowshipB1 };
 }
+
+/** A Person contact without a user account. */
+export async function newContact(ctx: TestContext, tenant: TestTenant, firstName = 'Pat', lastName = 'Person'): Promise<number> {
+  const { insertPersonContact } = await import('../../src/modules/contacts/contacts.repository.js');
+  return withTenant(ctx.db, tenant.id, (tx) => insertPersonContact(tx, tenant.id, { firstName, lastName }));
+}
+
+/** The five actors of the visibility matrix over a newTree(). */
+export async function newActors(ctx: TestContext, tenant: TestTenant, tree: Awaited<ReturnType<typeof newTree>>) {
+  const admin = tenant.admin;
+  const zoneLeader = await newLeaderOf(ctx, tenant, tree.zoneA);
+  const fellowshipLeader = await newLeaderOf(ctx, tenant, tree.fellowshipA2);
+  const member = await newMemberOf(ctx, tenant, tree.fellowshipB1);
+  const loner = await newMemberOf(ctx, tenant);
+  return { admin, zoneLeader, fellowshipLeader, member, loner };
+}

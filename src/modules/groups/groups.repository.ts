@@ -1,0 +1,168 @@
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import { events, groupCategories, groupMemberships, groups } from '../../db/schema/index.js';
+import type { Page } from '../../lib/pagination.js';
+import { companyJoin, contactNameColumns, personJoin } from './contact-refs.js';
+import { companies, persons } from '../../db/schema/index.js';
+import type { GroupOut } from './groups.schemas.js';
+
+export type GroupRow = typeof groups.$inferSelect;
+
+const parent = alias(groups, 'parent');
+
+const groupColumns = {
+  id: groups.id,
+  name: groups.name,
+  categoryId: groups.categoryId,
+  categoryName: groupCategories.name,
+  parentId: groups.parentId,
+  parentName: parent.name,
+  privacy: groups.privacy,
+  details: groups.details,
+  street: groups.street,
+  city: groups.city,
+  country: groups.country,
+  metaData: groups.metaData,
+};
+function selectGroups(tx: Db, tenantId: number) {
+  return tx
+    .select(groupColumns)
+    .from(groups)
+    .innerJoin(groupCategories, and(eq(groupCategories.tenantId, groups.tenantId), eq(groupCategories.id, groups.categoryId)))
+    .leftJoin(parent, and(eq(parent.tenantId, groups.tenantId), eq(parent.id, groups.parentId)))
+    .$dynamic();
+}
+
+type GroupSelect = Awaited<ReturnType<ReturnType<typeof selectGroups>['execute']>>[number];
+
+function toGroupOut(r: GroupSelect): GroupOut {
+  return {
+    id: r.id,
+    name: r.name,
+    category: { id: r.categoryId, name: r.categoryName },
+    parent: r.parentId === null ? null : { id: r.parentId, name: r.parentName ?? '' },
+    privacy: r.privacy,
+    details: r.details,
+    address: { street: r.street, city: r.city, country: r.country },
+    metaData: r.metaData ?? {},
+  };
+}
+
+export async function findGroup(tx: Db, tenantId: number, id: number): Promise<GroupRow | undefined> {
+  const [row] = await tx.select().from(groups).where(and(eq(groups.tenantId, tenantId), eq(groups.id, id)));
+  return row;
+}
+
+export async function getGroupOut(tx: Db, tenantId: number, id: number): Promise<GroupOut> {
+  const [row] = await selectGroups(tx, tenantId).where(and(eq(groups.tenantId, tenantId), eq(groups.id, id)));
+  return toGroupOut(row);
+}
+
+const ORDER: Record<string, SQL[]> = {
+  name: [asc(groups.name), asc(groups.id)],
+  '-name': [desc(groups.name), desc(groups.id)],
+  id: [asc(groups.id)],
+  '-id': [desc(groups.id)],
+};
+
+export async function listGroups(tx: Db, tenantId: number, filters: SQL[], page: Page, sort = 'name') {
+  const where = and(eq(groups.tenantId, tenantId), ...filters);
+  const rows = await selectGroups(tx, tenantId).where(where).orderBy(...ORDER[sort]).limit(page.limit).offset(page.offset);
+  const [{ total }] = await tx.select({ total: count() }).from(groups).where(where);
+  return { rows: rows.map(toGroupOut), total };
+}
+
+export async function listCombo(tx: Db, tenantId: number, filters: SQL[], page: Page) {
+  const where = and(eq(groups.tenantId, tenantId), ...filters);
+  const rows = await tx
+    .select({ id: groups.id, name: groups.name, categoryId: groups.categoryId, parentId: groups.parentId })
+    .from(groups)
+    .where(where)
+    .orderBy(asc(groups.name), asc(groups.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [{ total }] = await tx.select({ total: count() }).from(groups).where(where);
+  return { rows, total };
+}
+
+/** Strict descendants of a path: `path LIKE '/1/5/%'` minus the node itself (index-served). */
+export function descendantsOf(path: string): SQL {
+  return sql`(${groups.path} LIKE ${`${path}%`} AND ${groups.path} <> ${path})`;
+}
+
+export async function listChildren(tx: Db, tenantId: number, groupId: number, visible: SQL) {
+  const rows = await tx
+    .select({ id: groups.id, name: groups.name, categoryId: groups.categoryId, categoryName: groupCategories.name, privacy: groups.privacy })
+    .from(groups)
+    .innerJoin(groupCategories, and(eq(groupCategories.tenantId, groups.tenantId), eq(groupCategories.id, groups.categoryId)))
+    .where(and(eq(groups.tenantId, tenantId), eq(groups.parentId, groupId), visible))
+    .orderBy(asc(groups.name), asc(groups.id));
+  return rows.map((r) => ({ id: r.id, name: r.name, category: { id: r.categoryId, name: r.categoryName }, privacy: r.privacy }));
+}
+
+export async function listMembers(tx: Db, tenantId: number, groupId: number) {
+  const rows = await tx
+    .select({ id: groupMemberships.id, contactId: groupMemberships.contactId, role: groupMemberships.role, isActive: groupMemberships.isActive, ...contactNameColumns })
+    .from(groupMemberships)
+    .leftJoin(persons, personJoin(tenantId, groupMemberships.contactId))
+    .leftJoin(companies, companyJoin(tenantId, groupMemberships.contactId))
+    .where(and(eq(groupMemberships.tenantId, tenantId), eq(groupMemberships.groupId, groupId)))
+    .orderBy(asc(contactNameColumns.lastName), asc(contactNameColumns.firstName), asc(groupMemberships.id));
+  return rows.map((r) => ({
+    id: r.id, contactId: r.contactId, role: r.role, isActive: r.isActive,
+    contact: { id: r.contactId, firstName: r.firstName, lastName: r.lastName },
+  }));
+}
+
+export async function categoryExists(tx: Db, tenantId: number, id: number): Promise<boolean> {
+  const [row] = await tx.select({ id: groupCategories.id }).from(groupCategories).where(and(eq(groupCategories.tenantId, tenantId), eq(groupCategories.id, id)));
+  return row !== undefined;
+}
+
+const TREE_LOCK = 0x67726f75; // 'grou'
+
+/**
+ * Serializes tree writes (create under a parent, move, import) per tenant, so a path read before
+ * a write is still the parent's path when the write lands: two concurrent moves cannot make a cycle.
+ */
+export async function lockTree(tx: Db, tenantId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${TREE_LOCK}::int, ${tenantId}::int)`);
+}
+
+/** Ids from the groups identity sequence, so a row is inserted with its final path in one statement. */
+export async function nextGroupIds(tx: Db, n: number): Promise<number[]> {
+  const res = await tx.execute(sql`select nextval(pg_get_serial_sequence('groups', 'id'))::text as id from generate_series(1, ${n}::int)`);
+  return (res as unknown as { rows: { id: string }[] }).rows.map((r) => Number(r.id));
+}
+
+export type NewGroup = Omit<typeof groups.$inferInsert, 'tenantId'> & { id: number; path: string };
+
+export async function insertGroups(tx: Db, tenantId: number, values: NewGroup[]): Promise<void> {
+  if (values.length > 0) await tx.insert(groups).values(values.map((v) => ({ ...v, tenantId })));
+}
+
+export async function updateGroup(tx: Db, tenantId: number, id: number, values: Partial<typeof groups.$inferInsert>): Promise<void> {
+  await tx.update(groups).set({ ...values, updatedAt: new Date() }).where(and(eq(groups.tenantId, tenantId), eq(groups.id, id)));
+}
+
+/** Re-roots a whole subtree in ONE statement: every path starting with oldPrefix gets newPrefix. */
+export async function moveSubtree(tx: Db, tenantId: number, oldPrefix: string, newPrefix: string): Promise<void> {
+  await tx
+    .update(groups)
+    .set({ path: sql`${newPrefix} || substr(${groups.path}, ${oldPrefix.length + 1})` })
+    .where(and(eq(groups.tenantId, tenantId), sql`${groups.path} LIKE ${`${oldPrefix}%`}`));
+}
+
+/** What keeps a group from being deleted (api-contract §6), in one round trip. */
+export async function deleteBlockers(tx: Db, tenantId: number, id: number) {
+  const res = await tx.execute(sql`select
+      exists (select 1 from ${groups} c where c.tenant_id = ${tenantId} and c.parent_id = ${id}) as children,
+      exists (select 1 from ${groupMemberships} m where m.tenant_id = ${tenantId} and m.group_id = ${id} and m.is_active) as members,
+      exists (select 1 from ${events} e where e.tenant_id = ${tenantId} and e.group_id = ${id}) as events`);
+  return (res as unknown as { rows: { children: boolean; members: boolean; events: boolean }[] }).rows[0];
+}
+
+export async function deleteGroup(tx: Db, tenantId: number, id: number): Promise<void> {
+  await tx.delete(groups).where(and(eq(groups.tenantId, tenantId), eq(groups.id, id)));
+}

@@ -1,0 +1,147 @@
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { withTenant, type Db } from '../../db/client.js';
+import { groups } from '../../db/schema/index.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { pageResult, toPage } from '../../lib/pagination.js';
+import type { Principal } from '../../plugins/auth.js';
+import { assertManageable, assertMetaData, assertWholeTree, manageableGroup, visibleGroup } from './groups.access.js';
+import * as repo from './groups.repository.js';
+import type { ComboQuery, CreateGroupBody, ListGroupsQuery, UpdateGroupBody } from './groups.schemas.js';
+import { isGroupVisible, loadGroupScope, visibleGroupFilter, type GroupScope } from './groups.visibility.js';
+
+const EMPTY = sql`false`;
+
+export function createGroupsService(db: Db) {
+  /** A filter naming a missing or invisible group gives an empty list (api-contract §2), never 404. */
+  async function visiblePath(tx: Db, auth: Principal, scope: GroupScope, id: number): Promise<string | undefined> {
+    const group = await repo.findGroup(tx, auth.tenantId, id);
+    return group && isGroupVisible(scope, group) ? group.path : undefined;
+  }
+
+  async function listFilters(tx: Db, auth: Principal, scope: GroupScope, query: ListGroupsQuery): Promise<SQL[]> {
+    const filters: SQL[] = [visibleGroupFilter(scope)];
+    if (query.categoryId !== undefined) filters.push(eq(groups.categoryId, query.categoryId));
+    if (query.parentId !== undefined) {
+      const ok = await visiblePath(tx, auth, scope, query.parentId);
+      filters.push(ok ? eq(groups.parentId, query.parentId) : EMPTY);
+    }
+    if (query.ancestorId !== undefined) {
+      const path = await visiblePath(tx, auth, scope, query.ancestorId);
+      filters.push(path ? repo.descendantsOf(path) : EMPTY);
+    }
+    if (query.q) filters.push(sql`lower(${groups.name}) LIKE ${`%${escapeLike(query.q.toLowerCase())}%`}`);
+    return filters;
+  }
+
+  async function resolveParent(tx: Db, auth: Principal, scope: GroupScope, parentId: number | null | undefined) {
+    if (parentId === null || parentId === undefined) {
+      assertWholeTree(auth, 'A root group (no parent)');
+      return undefined;
+    }
+    const parent = await visibleGroup(tx, auth, scope, parentId);
+    assertManageable(scope, parent);
+    return parent;
+  }
+
+  async function assertCategory(tx: Db, tenantId: number, categoryId: number | undefined) {
+    if (categoryId !== undefined && !(await repo.categoryExists(tx, tenantId, categoryId))) throw new NotFoundError('Group category', categoryId);
+  }
+
+  return {
+    list: (auth: Principal, query: ListGroupsQuery) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        const page = toPage(query);
+        const scope = await loadGroupScope(tx, auth);
+        const { rows, total } = await repo.listGroups(tx, auth.tenantId, await listFilters(tx, auth, scope, query), page, query.sort);
+        return pageResult(page, rows, total);
+      }),
+
+    combo: (auth: Principal, query: ComboQuery) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        const page = toPage(query);
+        const scope = await loadGroupScope(tx, auth);
+        const filters = [visibleGroupFilter(scope)];
+        if (query.categoryId !== undefined) filters.push(eq(groups.categoryId, query.categoryId));
+        const { rows, total } = await repo.listCombo(tx, auth.tenantId, filters, page);
+        return pageResult(page, rows, total);
+      }),
+
+    get: (auth: Principal, id: number) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        const scope = await loadGroupScope(tx, auth);
+        await visibleGroup(tx, auth, scope, id);
+        const group = await repo.getGroupOut(tx, auth.tenantId, id);
+        const children = await repo.listChildren(tx, auth.tenantId, id, visibleGroupFilter(scope));
+        const members = await repo.listMembers(tx, auth.tenantId, id);
+        return { ...group, children, members };
+      }),
+
+    create: (auth: Principal, body: CreateGroupBody) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        assertMetaData(body.metaData);
+        const scope = await loadGroupScope(tx, auth);
+        await repo.lockTree(tx, auth.tenantId);
+        const parent = await resolveParent(tx, auth, scope, body.parentId);
+        await assertCategory(tx, auth.tenantId, body.categoryId);
+        const [id] = await repo.nextGroupIds(tx, 1);
+        await repo.insertGroups(tx, auth.tenantId, [{
+          id, path: `${parent?.path ?? '/'}${id}/`, parentId: parent?.id ?? null,
+          name: body.name, categoryId: body.categoryId, privacy: body.privacy ?? 'Public', details: body.details ?? null,
+          street: body.address?.street ?? null, city: body.address?.city ?? null, country: body.address?.country ?? null,
+          metaData: body.metaData ?? {},
+        }]);
+        return repo.getGroupOut(tx, auth.tenantId, id);
+      }),
+
+    update: (auth: Principal, id: number, body: UpdateGroupBody) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        assertMetaData(body.metaData);
+        const scope = await loadGroupScope(tx, auth);
+        if (body.parentId !== undefined) await repo.lockTree(tx, auth.tenantId);
+        const group = await manageableGroup(tx, auth, scope, id);
+        await assertCategory(tx, auth.tenantId, body.categoryId);
+        if (body.parentId !== undefined && body.parentId !== group.parentId) {
+          const parent = await resolveParent(tx, auth, scope, body.parentId);
+          if (parent && parent.path.startsWith(group.path)) {
+            throw new ConflictError(`Group ${id} cannot be moved under itself or one of its descendants`);
+          }
+          const newPath = `${parent?.path ?? '/'}${id}/`;
+          await repo.updateGroup(tx, auth.tenantId, id, { parentId: parent?.id ?? null });
+          await repo.moveSubtree(tx, auth.tenantId, group.path, newPath);
+        }
+        await repo.updateGroup(tx, auth.tenantId, id, {
+          name: body.name, categoryId: body.categoryId, privacy: body.privacy, details: body.details, metaData: body.metaData,
+          ...addressValues(body.address),
+        });
+        return repo.getGroupOut(tx, auth.tenantId, id);
+      }),
+
+    remove: (auth: Principal, id: number) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        const scope = await loadGroupScope(tx, auth);
+        await repo.lockTree(tx, auth.tenantId);
+        await manageableGroup(tx, auth, scope, id);
+        const blockers = await repo.deleteBlockers(tx, auth.tenantId, id);
+        const reasons = [blockers.children && 'sub-groups', blockers.members && 'active memberships', blockers.events && 'hosted events'].filter(Boolean);
+        if (reasons.length > 0) throw new ConflictError(`Group ${id} cannot be deleted: it still has ${joinWords(reasons as string[])}`);
+        await repo.deleteGroup(tx, auth.tenantId, id);
+      }),
+  };
+}
+
+export type GroupsService = ReturnType<typeof createGroupsService>;
+
+/** PUT semantics: a field left out keeps its value; `address: null` clears the whole address. */
+function addressValues(address: UpdateGroupBody['address']) {
+  if (address === undefined) return {};
+  if (address === null) return { street: null, city: null, country: null };
+  return { street: address.street, city: address.city, country: address.country };
+}
+
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function joinWords(words: string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}

@@ -1,0 +1,67 @@
+import { eq, type SQL } from 'drizzle-orm';
+import { withTenant, type Db } from '../../db/client.js';
+import { groupMemberships } from '../../db/schema/index.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { pageResult, toPage } from '../../lib/pagination.js';
+import type { Principal } from '../../plugins/auth.js';
+import { findContactRefs } from './contact-refs.js';
+import { assertManageable, manageableGroup } from './groups.access.js';
+import { findGroup } from './groups.repository.js';
+import type { CreateMembershipBody, ListMembershipsQuery, UpdateMembershipBody } from './groups.schemas.js';
+import { isGroupVisible, loadGroupScope, visibleGroupFilter, type GroupScope } from './groups.visibility.js';
+import * as repo from './memberships.repository.js';
+
+export function createMembershipsService(db: Db) {
+  /** A membership whose group the caller can see and manage: invisible → 404, not led → 403. */
+  async function manageableMembership(tx: Db, auth: Principal, scope: GroupScope, id: number) {
+    const membership = await repo.findMembership(tx, auth.tenantId, id);
+    const group = membership && (await findGroup(tx, auth.tenantId, membership.groupId));
+    if (!membership || !group || !isGroupVisible(scope, group)) throw new NotFoundError('Group membership', id);
+    assertManageable(scope, group);
+    return membership;
+  }
+
+  return {
+    list: (auth: Principal, query: ListMembershipsQuery) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        const page = toPage(query);
+        const scope = await loadGroupScope(tx, auth);
+        const filters: SQL[] = [visibleGroupFilter(scope)];
+        if (query.groupId !== undefined) filters.push(eq(groupMemberships.groupId, query.groupId));
+        if (query.contactId !== undefined) filters.push(eq(groupMemberships.contactId, query.contactId));
+        if (query.role !== undefined) filters.push(eq(groupMemberships.role, query.role));
+        if (query.isActive !== undefined) filters.push(eq(groupMemberships.isActive, query.isActive));
+        const { rows, total } = await repo.listMemberships(tx, auth.tenantId, filters, page);
+        return pageResult(page, rows, total);
+      }),
+
+    create: (auth: Principal, body: CreateMembershipBody) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        const scope = await loadGroupScope(tx, auth);
+        await manageableGroup(tx, auth, scope, body.groupId);
+        if (!(await findContactRefs(tx, auth.tenantId, [body.contactId])).has(body.contactId)) throw new NotFoundError('Contact', body.contactId);
+        if (await repo.findMembershipOf(tx, auth.tenantId, body.groupId, body.contactId)) {
+          throw new ConflictError(`Contact ${body.contactId} already has a membership in group ${body.groupId}`);
+        }
+        const id = await repo.insertMembership(tx, auth.tenantId, {
+          groupId: body.groupId, contactId: body.contactId, role: body.role ?? 'Member', isActive: body.isActive ?? true,
+        });
+        return repo.getMembershipOut(tx, auth.tenantId, id);
+      }),
+
+    update: (auth: Principal, id: number, body: UpdateMembershipBody) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        const scope = await loadGroupScope(tx, auth);
+        await manageableMembership(tx, auth, scope, id);
+        await repo.updateMembership(tx, auth.tenantId, id, { role: body.role, isActive: body.isActive });
+        return repo.getMembershipOut(tx, auth.tenantId, id);
+      }),
+
+    remove: (auth: Principal, id: number) =>
+      withTenant(db, auth.tenantId, async (tx) => {
+        const scope = await loadGroupScope(tx, auth);
+        await manageableMembership(tx, auth, scope, id);
+        await repo.deleteMembership(tx, auth.tenantId, id);
+      }),
+  };
+}
