@@ -20,7 +20,8 @@ export interface Config {
   nodeEnv: string;
   logLevel: string;
   corsOrigins: string[] | boolean;
-  trustProxy: string | boolean;
+  /** false, a hop count, or the proxy addresses/CIDRs (comma-separated). */
+  trustProxy: string | number | boolean;
   authRateLimit: AuthRateLimit;
 }
 
@@ -44,10 +45,10 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dataDir,
     jwtSecret: jwtSecret(env.JWT_SECRET, nodeEnv, dataDir),
-    publicUrl: (env.PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+    publicUrl: publicUrl(env.PUBLIC_URL || `http://${host}:${port}`),
     smtpUrl: env.SMTP_URL || undefined,
     nodeEnv,
-    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    logLevel: logLevel(env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info')),
     corsOrigins: env.CORS_ORIGINS ? env.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : false,
     trustProxy: trustProxy(env.TRUST_PROXY),
     authRateLimit: authRateLimit(env.AUTH_RATE_LIMIT),
@@ -72,18 +73,43 @@ function jwtSecret(secret: string | undefined, nodeEnv: string, dataDir: string)
   if (nodeEnv === 'production') throw new ConfigError('JWT_SECRET is required in production (at least 32 bytes)');
   // Development: generate one secret and keep it beside the data, so tokens survive a restart.
   const file = path.join(dataDir, 'jwt-secret');
+  let stored = '';
   try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
-    const generated = crypto.randomBytes(48).toString('base64url');
-    fs.writeFileSync(file, generated, { mode: 0o600 });
-    return generated;
+    stored = fs.readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(`Cannot read ${file}: ${(err as Error).message}`);
   }
+  // A damaged (empty, truncated) file must never become a guessable secret: replace it.
+  if (Buffer.byteLength(stored) >= 32) return stored;
+  fs.mkdirSync(dataDir, { recursive: true });
+  const generated = crypto.randomBytes(48).toString('base64url');
+  fs.writeFileSync(file, generated, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  return generated;
 }
 
-function trustProxy(raw: string | undefined): string | boolean {
+function publicUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('PUBLIC_URL must be an absolute http(s) URL, e.g. https://church.example.org');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError('PUBLIC_URL must be an http or https URL');
+  return raw.replace(/\/+$/, '');
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(raw: string): string {
+  if (!LOG_LEVELS.includes(raw)) throw new ConfigError(`LOG_LEVEL must be one of: ${LOG_LEVELS.join(', ')}`);
+  return raw;
+}
+
+function trustProxy(raw: string | undefined): string | number | boolean {
   if (!raw || raw === 'false') return false;
+  // A number is a hop count (trust that many proxies in front of the server).
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
   if (raw === 'true') {
     throw new ConfigError('TRUST_PROXY must name the proxy addresses (e.g. 127.0.0.1 or 10.0.0.0/8), not "true"');
   }

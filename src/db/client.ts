@@ -65,13 +65,26 @@ export async function openDb(config: DbConfig): Promise<AppDb> {
 export function lockDataDir(dataDir: string): { release(): void } {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'parish.lock');
+  // Our own pid in the file is a stale lock (a container restarts as pid 1 again), unless this very
+  // process holds it: that is remembered in memory.
+  const key = path.resolve(file);
+  if (heldLocks.has(key)) throw new Error(`The database in ${dataDir} is already open in this process.`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
-      return { release: () => fs.rmSync(file, { force: true }) };
+      heldLocks.add(key);
+      let released = false;
+      return {
+        release: () => {
+          if (released) return;
+          released = true;
+          heldLocks.delete(key);
+          fs.rmSync(file, { force: true });
+        },
+      };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = Number(fs.readFileSync(file, 'utf8'));
+      const owner = Number(fs.readFileSync(file, 'utf8').trim());
       if (isAlive(owner) && owner !== process.pid) {
         throw new Error(
           `The database in ${dataDir} is in use by another Parish process (pid ${owner}). ` +
@@ -83,6 +96,8 @@ export function lockDataDir(dataDir: string): { release(): void } {
   }
   throw new Error(`Could not lock ${dataDir}`);
 }
+
+const heldLocks = new Set<string>();
 
 function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;

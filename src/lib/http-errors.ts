@@ -29,6 +29,9 @@ const CONTENT_TYPE_ERRORS: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'Request body size did not match Content-Length'],
   FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'Body cannot be empty when content-type is application/json'],
   FST_ERR_CTP_INVALID_JSON_BODY: [400, 'Body is not valid JSON'],
+  FST_ERR_BAD_URL: [400, 'The URL is not valid'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'A URL parameter is too long'],
+  FST_ERR_ASYNC_CONSTRAINT: [500, 'Internal Server Error'],
 };
 
 /** Maps anything thrown while handling a request to the one error shape of api-contract §1. */

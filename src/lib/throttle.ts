@@ -9,6 +9,7 @@ export class FailureThrottle {
     private readonly max: number,
     private readonly windowMs: number,
     private readonly now: () => number = Date.now,
+    private readonly maxKeys = 100_000,
   ) {}
 
   /** Seconds until another attempt is allowed, or 0 when it is allowed now. */
@@ -22,7 +23,7 @@ export class FailureThrottle {
     const recent = this.recent(key);
     recent.push(this.now());
     this.failures.set(key, recent);
-    if (this.failures.size > 100_000) this.prune();
+    if (this.failures.size > this.maxKeys) this.prune();
   }
 
   reset(key: string): void {
@@ -34,9 +35,18 @@ export class FailureThrottle {
     return (this.failures.get(key) ?? []).filter((t) => t > since);
   }
 
+  /**
+   * Drops expired keys; if a spray of distinct keys still overflows, drops the oldest keys down to
+   * 90% so that pruning stays amortized O(1) per failure (the per-IP limit still applies to them).
+   */
   private prune(): void {
     for (const key of this.failures.keys()) {
       if (this.recent(key).length === 0) this.failures.delete(key);
+    }
+    const target = Math.floor(this.maxKeys * 0.9);
+    for (const key of this.failures.keys()) {
+      if (this.failures.size <= target) break;
+      this.failures.delete(key);
     }
   }
 }

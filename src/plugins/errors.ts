@@ -1,11 +1,23 @@
-import type { FastifyInstance } from 'fastify';
+import AjvCompiler from '@fastify/ajv-compiler';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { TooManyRequestsError } from '../lib/errors.js';
 import { toHttpError } from '../lib/http-errors.js';
+
+const AJV_OPTIONS = { removeAdditional: true, useDefaults: true, allErrors: false } as const;
+const buildCompiler = AjvCompiler();
+/** Path and query values arrive as text: "5" must become 5 there. */
+const coercingCompiler = buildCompiler({}, { customOptions: { ...AJV_OPTIONS, coerceTypes: 'array' } });
+/** JSON bodies carry real types: 42 for a string or ["x"] for a string is a 400, not coerced. */
+const strictCompiler = buildCompiler({}, { customOptions: { ...AJV_OPTIONS, coerceTypes: false } });
 
 /** The one error handler, the 404 handler, and a JSON parser that trims strings and refuses NUL. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setValidatorCompiler((route) => (route.httpPart === 'body' ? strictCompiler : coercingCompiler)(route as never));
+
   app.setErrorHandler((err, request, reply) => {
     const body = toHttpError(err);
+    if (err instanceof TooManyRequestsError) reply.header('retry-after', String(err.retryAfterSeconds));
     if (body.statusCode >= 500) request.log.error({ err, reqId: request.id }, 'request failed');
     else request.log.debug({ err }, 'request rejected');
     return reply.status(body.statusCode).send(body);
@@ -46,4 +58,13 @@ function cleanJsonValue(this: unknown, key: string, value: unknown): unknown {
   if (typeof value !== 'string') return value;
   if (value.includes('\u0000')) throw new NulError();
   return /password/i.test(key) ? value : value.trim();
+}
+
+/**
+ * For Fastify's `frameworkErrors` option (errors raised before routing, e.g. a malformed URL
+ * encoding or an over-long path parameter): the same error shape as everything else.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const body = toHttpError(err);
+  return reply.status(body.statusCode).send(body);
 }
