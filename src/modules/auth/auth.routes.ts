@@ -15,12 +15,15 @@ export interface AuthRoutesOptions {
 
 /** /api/auth/* and POST /api/register: all public (api-contract §3). */
 export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { auth, rateLimit }) => {
-  // Login and forgot-password share one per-IP budget, checked before any hashing.
-  const perIp = { max: rateLimit.ipPerMinute, timeWindow: '1 minute', groupId: 'auth' };
+  // Login and forgot-password share one per-IP budget, checked before any hashing (and before
+  // validation). One limiter instance for both: @fastify/rate-limit gives every route config its own
+  // in-memory store, so a shared `groupId` would not actually share the count.
+  const perIp = app.rateLimit({ max: rateLimit.ipPerMinute, timeWindow: '1 minute' });
   const tags = ['auth'];
 
   app.post('/auth/login', {
-    config: { public: true, rateLimit: perIp },
+    config: { public: true },
+    onRequest: perIp,
     schema: { tags, security: [], body: LoginBody, response: { 200: TokenResponse, ...errors(400, 401, 429) } },
     handler: (request) => auth.login(request.body),
   });
@@ -41,7 +44,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (a
   });
 
   app.post('/auth/forgot-password', {
-    config: { public: true, rateLimit: perIp },
+    config: { public: true },
+    onRequest: perIp,
     schema: { tags, security: [], body: ForgotPasswordBody, response: { 202: MessageResponse, ...errors(400, 429) } },
     handler: async (request, reply) => {
       if (!request.body.username && !request.body.email) throw new BadRequestError('body must have username or email');
