@@ -21,14 +21,15 @@ export const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 const PHONE_SHAPED = /^[0-9\s+\-.()]+$/;
 
 /**
- * api-contract §5: `q` is a case-insensitive substring of search_text (trigram GIN); a phone-shaped
- * `q` (only digits, spaces, + - . ( ), at least 3 digits) also matches the digits-only phone form.
+ * api-contract §5: `q` is a case-insensitive substring of search_text; a phone-shaped `q` (only
+ * digits, spaces, + - . ( ), at least 3 digits) also matches the digits-only phone form. Both go
+ * through contact_search_ids (migration 0002), which can use the trigram GIN indexes under RLS.
  */
 export function searchPredicate(q: string): SQL {
-  const text = sql`${contacts.searchText} ILIKE ${`%${escapeLike(q.toLowerCase())}%`}`;
+  const textPattern = `%${escapeLike(q.toLowerCase())}%`;
   const digits = q.replace(/\D/g, '');
-  if (!PHONE_SHAPED.test(q) || digits.length < 3) return text;
-  return sql`(${text} OR ${contacts.phoneDigits} LIKE ${`%${digits}%`})`;
+  const digitsPattern = PHONE_SHAPED.test(q) && digits.length >= 3 ? `%${digits}%` : null;
+  return sql`${contacts.id} IN (SELECT contact_search_ids(${textPattern}::text, ${digitsPattern}::text))`;
 }
 
 function listWhere(tenantId: number, filter: ContactFilter): SQL {
