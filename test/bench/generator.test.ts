@@ -5,6 +5,8 @@ import { SIZES } from '../../bench/sizes.js';
 import { attendanceRecords, contacts, eventRegistrations, events, groupMemberships, groups, tenants, users } from '../../src/db/schema/index.js';
 import type { AppDb, Db } from '../../src/db/client.js';
 import { createTestDb } from '../helpers/db.js';
+import { withTenant } from '../../src/db/client.js';
+import { refreshSearchColumns } from '../../src/modules/contacts/contacts.repository.js';
 
 // The database alone (no app): the generator writes through the schema, not through HTTP.
 const ctx = {} as { appDb: AppDb; db: Db };
@@ -57,6 +59,18 @@ describe('bench data generator (toy size)', () => {
     expect(sample.phoneDigits).toMatch(/^\d+( \d+)*$/);
     const [leader] = await ctx.db.select().from(users).where(and(eq(users.tenantId, data.tenantId), eq(users.username, data.zoneLeaderUsername)));
     expect(leader.contactId).not.toBe(data.sampleContactId);
+  });
+
+  it('computes the search columns exactly as the contacts module does', async () => {
+    const read = () =>
+      ctx.db
+        .select({ id: contacts.id, a: contacts.sortLast, b: contacts.sortFirst, c: contacts.searchText, d: contacts.phoneDigits })
+        .from(contacts)
+        .where(eq(contacts.tenantId, data.tenantId))
+        .orderBy(contacts.id);
+    const generated = await read();
+    await withTenant(ctx.db, data.tenantId, (tx) => refreshSearchColumns(tx, data.tenantId, generated.map((r) => r.id)));
+    expect(await read()).toEqual(generated);
   });
 
   it('is deterministic for a seed', async () => {

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openDb, type AppDb } from '../src/db/client.js';
+import { migrate } from '../src/db/migrate.js';
+import { syncSystemRoles } from '../src/modules/tenants/tenants.service.js';
+import { generate, type Dataset } from './generate.js';
+import type { SizeName } from './sizes.js';
+
+export interface BenchDbOptions {
+  /** postgres://… of the bench database (created and dropped here); undefined = PGlite in `dataDir`. */
+  databaseUrl?: string;
+  dataDir: string;
+  size: SizeName;
+  otherTenants: number;
+  /** Keep an existing database of the same size (its manifest must exist). */
+  reuse: boolean;
+  log: (message: string) => void;
+}
+
+async function admin(url: string, text: string) {
+  const u = new URL(url);
+  u.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: u.toString() });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+const dbName = (url: string) => new URL(url).pathname.slice(1);
+
+function manifestFile(opts: BenchDbOptions) {
+  const key = opts.databaseUrl ? `pg-${dbName(opts.databaseUrl)}` : `pglite-${path.basename(opts.dataDir)}`;
+  return path.join(os.tmpdir(), `parish-bench-${key}-${opts.size}.json`);
+}
+
+/** A fresh, migrated database holding the generated data set (or the kept one with --reuse). */
+export async function prepareDatabase(opts: BenchDbOptions): Promise<{ appDb: AppDb; dataset: Dataset; loadSeconds: number | null }> {
+  const file = manifestFile(opts);
+  if (opts.reuse && fs.existsSync(file)) {
+    opts.log(`reusing the loaded database (${file})`);
+    const appDb = await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, poolSize: 10 });
+    return { appDb, dataset: JSON.parse(fs.readFileSync(file, 'utf8')), loadSeconds: null };
+  }
+  if (opts.databaseUrl) {
+    const name = dbName(opts.databaseUrl);
+    if (!/^[a-z_][a-z0-9_]*$/.test(name) || name === 'postgres') throw new Error(`refusing to recreate database "${name}": name a bench database of your own`);
+    await admin(opts.databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin(opts.databaseUrl, `CREATE DATABASE ${name}`);
+  } else {
+    fs.rmSync(opts.dataDir, { recursive: true, force: true });
+  }
+  const appDb = await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, poolSize: 10 });
+  await migrate(appDb);
+  await syncSystemRoles(appDb.db);
+  const started = Date.now();
+  const dataset = await generate(appDb.db, { size: opts.size, otherTenants: opts.otherTenants, otherSize: 'small', log: opts.log });
+  const loadSeconds = (Date.now() - started) / 1000;
+  fs.writeFileSync(file, JSON.stringify(dataset));
+  return { appDb, dataset, loadSeconds };
+}
+
+export async function dropDatabase(databaseUrl: string) {
+  await admin(databaseUrl, `DROP DATABASE IF EXISTS ${dbName(databaseUrl)} WITH (FORCE)`);
+}

@@ -1,0 +1,94 @@
+import os from 'node:os';
+import type { Dataset } from './generate.js';
+import type { ImportResult, LoginResult } from './extras.js';
+import type { RunSettings, ScenarioResult } from './measure.js';
+import { SIZES } from './sizes.js';
+
+export interface Report {
+  date: string;
+  dataset: Dataset;
+  database: string;
+  loadSeconds: number | null;
+  otherTenants: number;
+  settings: RunSettings;
+  rss: { idle: number; idleAfter: number; maxUnderLoad: number };
+  scenarios: ScenarioResult[];
+  login?: LoginResult;
+  imports?: ImportResult;
+  plans: Record<string, string[]>;
+}
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+const n0 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(0));
+const n1 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '—' : x.toFixed(1));
+const fmt = (x: number) => x.toLocaleString('en-US');
+
+export function machineLine(database: string): string {
+  const cpu = os.cpus()[0]?.model?.trim() ?? 'unknown CPU';
+  return `${os.availableParallelism()} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${database}, ${os.type()} ${os.release()}`;
+}
+
+function scenarioRow(r: ScenarioResult): string {
+  const s = r.scenario;
+  if (r.skipped) return `| ${s.id} | ${s.title} | skipped: ${r.skipped.replace(/\|/g, '/')} | | | | | | |`;
+  const ratio = r.rawRps ? r.rps! / r.rawRps : undefined;
+  const verdict = ratio === undefined || s.target === undefined ? '' : ratio >= s.target ? ' ✓' : ' ✗';
+  const p99mark = s.kind === 'read' ? (r.p99! < 50 ? '' : ' ✗') : '';
+  return `| ${s.id} | ${s.title} | ${n0(r.rps)} | ${r.p50} | ${r.p99}${p99mark} | ${n0(r.rawRps)} | ${ratio === undefined ? '—' : ratio.toFixed(2) + verdict} | ${s.target ?? '—'} | ${mb(r.maxRss ?? 0)} |`;
+}
+
+export function renderReport(r: Report): string {
+  const spec = SIZES[r.dataset.size];
+  const lines = [
+    `# Parish benchmark — ${r.dataset.size} — ${r.date}`,
+    '',
+    `Machine: ${machineLine(r.database)}.`,
+    '',
+    `Data: ${r.dataset.size} tenant with ${fmt(spec.contacts)} contacts, ${fmt(spec.groups)} groups (6 levels), ${fmt(spec.memberships)} memberships, ` +
+      `${fmt(spec.events)} events, ${fmt(spec.attendance)} attendance rows; plus ${r.otherTenants} other tenants of the small size in the same database. ` +
+      (r.loadSeconds === null ? 'Reused an already loaded database.' : `Generated and loaded in ${r.loadSeconds.toFixed(0)} s.`),
+    '',
+    `Load: autocannon, ${r.settings.connections} connections, ${r.settings.duration} s per run after a ${r.settings.warmup} s warm-up, ` +
+      `${r.settings.reps} repetitions alternating service and raw ceiling; medians. Latencies in ms. The load generator runs in its own process on the same machine.`,
+    '',
+    `Server RSS: ${mb(r.rss.idle)} MB idle after start, ${mb(r.rss.maxUnderLoad)} MB at most under load, ${mb(r.rss.idleAfter)} MB idle after the run (after GC).`,
+    '',
+    '| # | Scenario | req/s | p50 | p99 | raw req/s | ratio | target | RSS MB |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...r.scenarios.map(scenarioRow),
+  ];
+  if (r.login) {
+    const l = r.login;
+    lines.push(
+      `| 11 | login (argon2id) | ${n0(l.rps)} | ${l.p50} | ${l.p99} | bare hashing ${n0(l.bareRate)}/s | ${(l.rps / l.bareRate).toFixed(2)}${l.rps / l.bareRate >= 0.8 ? ' ✓' : ' ✗'} | 0.8 | ${mb(l.maxRss)} |`,
+    );
+  }
+  if (r.imports) {
+    const i = r.imports;
+    lines.push(`| 12 | contacts import, 1,000 rows | ${n1(i.medianSeconds)} s per import (${i.seconds.map((s) => s.toFixed(2)).join(', ')}) | | | | | | |`);
+  }
+  if (r.login?.readDuringBurst) {
+    const l = r.login;
+    lines.push(
+      '',
+      `Login burst: scenario 1 alone ${n0(l.readAlone!.rps)} req/s, p99 ${l.readAlone!.p99} ms; during a 10-connection login burst ` +
+        `(${n0(l.burstLoginRps)} logins/s) ${n0(l.readDuringBurst!.rps)} req/s, p99 ${l.readDuringBurst!.p99} ms.`,
+    );
+  }
+  if (r.imports && r.imports.status !== 200) lines.push('', `Import failed: ${r.imports.status} ${JSON.stringify(r.imports.summary).slice(0, 300)}`);
+  lines.push('', '## Per-repetition req/s (service / raw)', '');
+  for (const s of r.scenarios) {
+    if (s.reps) lines.push(`- ${s.scenario.id}: ${s.reps.map((x) => `${n0(x.rps)} / ${n0(x.rawRps)}`).join(', ')}`);
+  }
+  lines.push('', '## SQL the service ran (captured from the pg driver; the raw ceiling replays exactly these)', '');
+  for (const s of r.scenarios) {
+    if (!s.sql) continue;
+    lines.push(`### ${s.scenario.id}. ${s.scenario.title}`, '', '```sql', ...s.sql.map((q) => q + ';'), '```', '');
+  }
+  const planned = Object.entries(r.plans);
+  if (planned.length) {
+    lines.push('## EXPLAIN (ANALYZE, BUFFERS), run as the service runs them (tenant-bound transaction, RLS)', '');
+    for (const [id, plans] of planned) lines.push(`### Scenario ${id}`, '', '```', ...plans.flatMap((p) => [p, '']), '```', '');
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,76 @@
+import type { Dataset } from './generate.js';
+import type { HttpRequest } from './load.js';
+
+export interface Scenario {
+  id: string;
+  title: string;
+  /** Which user runs it: the tenant admin (hierarchy:all) or the Zone leader. */
+  as: 'admin' | 'leader';
+  kind: 'read' | 'write';
+  /** Target ratio to the raw ceiling (reads only). */
+  target?: number;
+  request: (ds: Dataset) => HttpRequest | (() => HttpRequest);
+}
+
+const q = (params: Record<string, string | number>) => '?' + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+
+/** Scenarios 1–10 of issue 7 (11 login and 12 import are measured separately in run.ts). */
+export const SCENARIOS: Scenario[] = [
+  { id: '1', title: 'contacts list, page 1', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: '/api/crm/contacts' }) },
+  { id: '2a', title: 'contacts q search: name fragment', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/crm/contacts${q({ q: ds.nameFragment })}` }) },
+  { id: '2b', title: 'contacts q search: phone digits', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/crm/contacts${q({ q: ds.phoneFragment })}` }) },
+  { id: '3', title: 'contact single read (all nested arrays)', as: 'admin', kind: 'read', target: 0.5, request: (ds) => ({ method: 'GET', path: `/api/crm/contacts/${ds.sampleContactId}` }) },
+  { id: '4', title: 'groups list as a Zone leader', as: 'leader', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: '/api/groups' }) },
+  { id: '5', title: 'groups ancestorId subtree of a Network', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/groups${q({ ancestorId: ds.networkId })}` }) },
+  { id: '6', title: 'group single read (children, members)', as: 'admin', kind: 'read', target: 0.5, request: (ds) => ({ method: 'GET', path: `/api/groups/${ds.clusterId}` }) },
+  { id: '7', title: 'event single read (1,000 registrations)', as: 'admin', kind: 'read', target: 0.5, request: (ds) => ({ method: 'GET', path: `/api/events/${ds.bigEventId}` }) },
+  { id: '8', title: 'events list, one-month window', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/events${q(ds.eventWindow)}` }) },
+  { id: '9', title: 'POST contact', as: 'admin', kind: 'write', request: () => newContactRequest },
+  { id: '10', title: 'POST attendance, 100 contacts', as: 'admin', kind: 'write', request: (ds) => attendanceRequests(ds) },
+];
+
+const runId = Date.now().toString(36);
+let written = 0;
+
+function newContactRequest(): HttpRequest {
+  const n = ++written;
+  return {
+    method: 'POST',
+    path: '/api/crm/contacts',
+    body: {
+      category: 'Person',
+      person: { firstName: 'Bench', lastName: `Writer ${runId} ${n}`, gender: n % 2 ? 'Male' : 'Female', dateOfBirth: '1990-05-17' },
+      emails: [{ value: `writer.${runId}.${n}@bench.example.net`, isPrimary: true }],
+      phones: [{ value: `+1 555 ${String(n).padStart(7, '0')}`, isPrimary: true }],
+      addresses: [{ street: `${n} Bench Street`, city: 'Springfield', country: 'United States', isPrimary: true }],
+    },
+  };
+}
+
+/** Each request: a different event (round robin) and a run of 100 of the tenant's contacts. */
+function attendanceRequests(ds: Dataset): () => HttpRequest {
+  let i = 0;
+  const span = ds.contactIds.last - ds.contactIds.first + 1;
+  return () => {
+    i++;
+    const eventId = ds.eventIds[1 + (i % (ds.eventIds.length - 1))];
+    const start = ds.contactIds.first + ((i * 7_919) % Math.max(1, span - 100));
+    return { method: 'POST', path: `/api/events/${eventId}/attendance`, body: { contactIds: Array.from({ length: 100 }, (_, k) => start + k) } };
+  };
+}
+
+/** Scenario 12: a 1,000-row import of new people (unique emails per import). */
+export function importRequest(batch: number, rows = 1_000): HttpRequest {
+  const contacts = Array.from({ length: rows }, (_, i) => ({
+    firstName: `Import${batch}`,
+    lastName: `Row ${runId} ${i}`,
+    email: `import.${runId}.${batch}.${i}@bench.example.net`,
+    phone: `+44 20 ${String(batch).padStart(3, '0')}${String(i).padStart(5, '0')}`,
+    gender: i % 2 ? 'Male' : 'Female',
+  }));
+  return { method: 'POST', path: '/api/crm/contacts/import', body: { contacts } };
+}
+
+export function loginRequest(ds: Dataset, as: 'admin' | 'leader' = 'admin'): HttpRequest {
+  return { method: 'POST', path: '/api/auth/login', body: { churchName: ds.slug, username: as === 'admin' ? ds.adminUsername : ds.zoneLeaderUsername, password: ds.password } };
+}

@@ -1,0 +1,63 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface ServerProcess {
+  serviceUrl: string;
+  rawUrl: string;
+  kind: 'pglite' | 'postgres';
+  pid: number;
+  call<T = unknown>(cmd: string, args?: Record<string, unknown>): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** Starts bench/server.ts in a child process (the load generator stays in this one) and waits until it listens. */
+export async function startServer(env: { databaseUrl?: string; dataDir: string }): Promise<ServerProcess> {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./server.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    env: { ...process.env, BENCH_DATABASE_URL: env.databaseUrl ?? '', BENCH_DATA_DIR: env.dataDir },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let next = 0;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const ready = new Promise<{ servicePort: number; rawPort: number; kind: 'pglite' | 'postgres' }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited with code ${code}`)));
+    child.on('message', (msg: { ready?: boolean; id?: number; result?: unknown; error?: string } & Record<string, never>) => {
+      if (msg.ready) return resolve(msg as never);
+      const p = pending.get(msg.id!);
+      pending.delete(msg.id!);
+      if (msg.error) p?.reject(new Error(msg.error));
+      else p?.resolve(msg.result);
+    });
+  });
+  const info = await ready;
+  return {
+    serviceUrl: `http://127.0.0.1:${info.servicePort}`,
+    rawUrl: `http://127.0.0.1:${info.rawPort}`,
+    kind: info.kind,
+    pid: child.pid!,
+    call: <T>(cmd: string, args: Record<string, unknown> = {}) =>
+      new Promise<T>((resolve, reject) => {
+        const id = ++next;
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        child.send({ id, cmd, ...args });
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.disconnect();
+      }),
+  };
+}
+
+/** Samples the server's RSS while `work` runs; returns its result and the largest RSS seen (bytes). */
+export async function withRssSampling<T>(server: ServerProcess, work: () => Promise<T>): Promise<{ result: T; maxRss: number }> {
+  let maxRss = await server.call<number>('rss');
+  const timer = setInterval(() => {
+    server.call<number>('rss').then((rss) => (maxRss = Math.max(maxRss, rss)), () => {});
+  }, 250);
+  try {
+    return { result: await work(), maxRss };
+  } finally {
+    clearInterval(timer);
+  }
+}

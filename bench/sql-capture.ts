@@ -1,0 +1,52 @@
+import pg from 'pg';
+
+/** One statement as the service sent it to `pg` (the config object keeps name, rowMode and type parsers). */
+export interface CapturedQuery {
+  text: string;
+  values: unknown[];
+  config: pg.QueryConfig & { rowMode?: string; types?: unknown };
+}
+
+let sink: CapturedQuery[] | undefined;
+let installed = false;
+
+/**
+ * Records every statement sent through any pg.Client (pool clients included) while a capture is
+ * open. The service's own code is untouched: this is the driver's entry point.
+ */
+export function installCapture() {
+  if (installed) return;
+  installed = true;
+  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    if (sink) {
+      const [first, second] = args;
+      // Drizzle passes (config, params); plain callers pass (text, values) or a config with values.
+      const base = (typeof first === 'string' ? { text: first } : first) as CapturedQuery['config'];
+      const values = (Array.isArray(second) ? second : base.values ?? []) as unknown[];
+      sink.push({ text: base.text, values, config: { ...base, values } });
+    }
+    return original.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+}
+
+export function startCapture() {
+  sink = [];
+}
+
+export function stopCapture(): CapturedQuery[] {
+  const out = sink ?? [];
+  sink = undefined;
+  return out;
+}
+
+const CONTROL = /^\s*(begin|commit|rollback|savepoint|release)\b/i;
+
+/**
+ * The service's own SQL of one request: without transaction control, the RLS binding
+ * (set_config) and the statements the auth hook ran (`authTexts`, captured from a request that
+ * stopped after authentication).
+ */
+export function serviceStatements(all: CapturedQuery[], authTexts: Set<string>): CapturedQuery[] {
+  return all.filter((q) => !CONTROL.test(q.text) && !/set_config\(/i.test(q.text) && !authTexts.has(q.text));
+}
