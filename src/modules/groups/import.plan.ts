@@ -67,6 +67,7 @@ export function planImport(
     existingByKey.set(`${lower(g.name)}|${g.parentId === null ? 'root' : `e${g.parentId}`}`, `e${g.id}`);
   }
   const states = rows.map((row) => validateRow(row, categoryByName));
+  const invalidNames = new Set(states.filter((s) => s.status === 'error' && s.key).map((s) => s.key));
   const fileByName = new Map<string, number[]>();
   const waiters = new Map<string, number[]>();
   const unresolved = new Map<string, number>();
@@ -95,7 +96,7 @@ export function planImport(
   const createdByKey = new Map<string, Entity>();
   for (let head = 0; head < queue.length; head++) {
     const i = queue[head];
-    resolveRow(i, states, { existingByName, existingByKey, fileByName, createdByKey });
+    resolveRow(i, states, { existingByName, existingByKey, fileByName, createdByKey, invalidNames });
     const s = states[i];
     const left = (unresolved.get(s.key) ?? 1) - 1;
     unresolved.set(s.key, left);
@@ -129,6 +130,7 @@ interface Lookups {
   existingByKey: Map<string, Entity>;
   fileByName: Map<string, number[]>;
   createdByKey: Map<string, Entity>;
+  invalidNames: Set<string>;
 }
 
 function resolveRow(i: number, states: RowState[], l: Lookups): void {
@@ -138,7 +140,7 @@ function resolveRow(i: number, states: RowState[], l: Lookups): void {
     const others = (l.fileByName.get(s.parentKey) ?? []).filter((j) => j !== i);
     const candidates = new Set([...(l.existingByName.get(s.parentKey) ?? []), ...others.map((j) => states[j].entity).filter((e): e is Entity => !!e)]);
     if (candidates.size === 0) {
-      const failedParent = others.some((j) => states[j].status === 'error');
+      const failedParent = l.invalidNames.has(s.parentKey) || others.some((j) => states[j].status === 'error');
       s.status = 'error';
       s.message = failedParent
         ? `Parent group '${s.parentName}' could not be imported`

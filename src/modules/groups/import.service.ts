@@ -28,25 +28,31 @@ export function csvRows(text: string): ImportInputRow[] {
 }
 
 export function createImportService(db: Db) {
-  /** Writes one batch: parents' paths re-read under the tree lock, ids drawn first, one INSERT. */
+  /**
+   * Writes one batch (parents always precede their children in plan order): ids are drawn first,
+   * paths of parents from earlier batches re-read under the tree lock, then ONE insert.
+   */
   async function writeBatch(auth: Principal, batch: PlannedCreate[], createdIds: Map<number, number>, errors: ImportSummary['errors']) {
     const tenantId = auth.tenantId;
     await withTenant(db, tenantId, async (tx) => {
       await lockTree(tx, tenantId);
+      const ids = await nextGroupIds(tx, batch.length);
+      batch.forEach((c, k) => createdIds.set(c.row - 1, ids[k]));
       const parentOf = (c: PlannedCreate) => (c.parent === null ? null : 'existingId' in c.parent ? c.parent.existingId : createdIds.get(c.parent.rowIndex)!);
-      const parentIds = [...new Set(batch.map(parentOf).filter((id): id is number => id !== null && id !== undefined))];
-      const paths = await loadPaths(tx, tenantId, parentIds);
-      const writable = batch.filter((c) => {
+      const inBatch = new Set(ids);
+      const outside = [...new Set(batch.map(parentOf).filter((id): id is number => id !== null && !inBatch.has(id)))];
+      const paths = await loadPaths(tx, tenantId, outside);
+      const values: NewGroup[] = [];
+      batch.forEach((c, k) => {
         const parentId = parentOf(c);
-        if (parentId === null || paths.has(parentId)) return true;
-        errors.push({ row: c.row, message: 'The parent group was deleted during the import' });
-        return false;
-      });
-      const ids = await nextGroupIds(tx, writable.length);
-      const values: NewGroup[] = writable.map((c, k) => {
-        const parentId = parentOf(c);
-        createdIds.set(c.row - 1, ids[k]);
-        return { id: ids[k], name: c.name, categoryId: c.categoryId, parentId, path: `${parentId === null ? '/' : paths.get(parentId)}${ids[k]}/` };
+        const parentPath = parentId === null ? '/' : paths.get(parentId);
+        if (parentPath === undefined) {
+          createdIds.delete(c.row - 1);
+          errors.push({ row: c.row, message: 'The parent group was deleted during the import' });
+          return;
+        }
+        paths.set(ids[k], `${parentPath}${ids[k]}/`);
+        values.push({ id: ids[k], name: c.name, categoryId: c.categoryId, parentId, path: paths.get(ids[k])! });
       });
       await insertGroups(tx, tenantId, values);
     });
@@ -61,13 +67,8 @@ export function createImportService(db: Db) {
       );
       const errors = [...plan.errors];
       const createdIds = new Map<number, number>();
-      // Level by level (plan.creates is sorted by level), so a parent is committed before its children.
-      for (let start = 0; start < plan.creates.length; ) {
-        const level = plan.creates[start].level;
-        let end = start;
-        while (end < plan.creates.length && end - start < IMPORT_BATCH && plan.creates[end].level === level) end++;
-        await writeBatch(auth, plan.creates.slice(start, end), createdIds, errors);
-        start = end;
+      for (let start = 0; start < plan.creates.length; start += IMPORT_BATCH) {
+        await writeBatch(auth, plan.creates.slice(start, start + IMPORT_BATCH), createdIds, errors);
       }
       errors.sort((a, b) => a.row - b.row);
       return { total: rows.length, created: createdIds.size, skipped: plan.skipped, failed: errors.length, errors };
