@@ -24,10 +24,21 @@ export interface RouteAccess {
   permission?: Permission;
 }
 
+/** What the route-walk test inspects: every route registered after the auth plugin. */
+export interface RegisteredRoute {
+  method: string | string[];
+  url: string;
+  config?: RouteAccess;
+  schema?: { response?: Record<string, unknown> };
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig extends RouteAccess {}
   interface FastifyRequest {
     auth: Principal;
+  }
+  interface FastifyInstance {
+    registeredRoutes: readonly RegisteredRoute[];
   }
 }
 
@@ -74,6 +85,11 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
   });
 
   app.decorateRequest('auth', null as unknown as Principal);
+
+  // The route options objects themselves: hooks that run later may still adjust their config.
+  const registered: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registered);
+  app.addHook('onRoute', (route) => void registered.push(route as RegisteredRoute));
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const access = request.routeOptions.config as RouteAccess | undefined;
