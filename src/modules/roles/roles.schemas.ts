@@ -4,6 +4,11 @@ import { Body, Id, LongText, Name, Nullable, PageQueryProps, ShortText, StringEn
 
 /** Only catalog keys are accepted: anything else is 400 naming the item. */
 const PermissionKey = StringEnum(ALL_PERMISSIONS);
+/**
+ * Null first: with ajv's coerceTypes, `Nullable(LongText)` would turn null into "" in its string branch.
+ * This way null stays null and an empty description becomes null.
+ */
+const Description = Type.Union([Type.Null(), LongText]);
 const Permissions = Type.Array(PermissionKey, { maxItems: 200, description: 'Keys from GET /api/roles/permissions' });
 
 export const RoleSchema = Type.Object({
@@ -30,14 +35,14 @@ export type ListPermissionsQuery = Static<typeof ListPermissionsQuery>;
 
 export const CreateRoleBody = Body({
   name: Name,
-  description: Type.Optional(Nullable(LongText)),
+  description: Type.Optional(Description),
   permissions: Type.Optional(Permissions),
 });
 export type CreateRoleBody = Static<typeof CreateRoleBody>;
 
 export const UpdateRoleBody = Body({
   name: Type.Optional(Name),
-  description: Type.Optional(Nullable(LongText)),
+  description: Type.Optional(Description),
   permissions: Type.Optional(Permissions),
 });
 export type UpdateRoleBody = Static<typeof UpdateRoleBody>;
