@@ -138,8 +138,29 @@ export async function nextGroupIds(tx: Db, n: number): Promise<number[]> {
 
 export type NewGroup = Omit<typeof groups.$inferInsert, 'tenantId'> & { id: number; path: string };
 
-export async function insertGroups(tx: Db, tenantId: number, values: NewGroup[]): Promise<void> {
-  if (values.length > 0) await tx.insert(groups).values(values.map((v) => ({ ...v, tenantId })));
+export async function insertGroup(tx: Db, tenantId: number, value: NewGroup): Promise<void> {
+  await tx.insert(groups).values({ ...value, tenantId });
+}
+
+/**
+ * Many groups in one statement with ONE parameter (a JSON array): hundreds of rows of bound
+ * parameters cost far more in the drivers than the insert itself.
+ */
+export async function insertGroups(tx: Db, tenantId: number, values: ImportedGroup[]): Promise<void> {
+  if (values.length === 0) return;
+  await tx.execute(sql`
+    insert into ${groups} (tenant_id, id, name, category_id, parent_id, path)
+    select ${tenantId}::bigint, r.id, r.name, r.category_id, r.parent_id, r.path
+    from jsonb_to_recordset(${JSON.stringify(values.map((v) => ({ id: v.id, name: v.name, category_id: v.categoryId, parent_id: v.parentId, path: v.path })))}::jsonb)
+      as r(id bigint, name text, category_id bigint, parent_id bigint, path text)`);
+}
+
+export interface ImportedGroup {
+  id: number;
+  name: string;
+  categoryId: number;
+  parentId: number | null;
+  path: string;
 }
 
 export async function updateGroup(tx: Db, tenantId: number, id: number, values: Partial<typeof groups.$inferInsert>): Promise<void> {

@@ -84,12 +84,12 @@ export function createGroupsService(db: Db) {
         const parent = await resolveParent(tx, auth, scope, body.parentId);
         await assertCategory(tx, auth.tenantId, body.categoryId);
         const [id] = await repo.nextGroupIds(tx, 1);
-        await repo.insertGroups(tx, auth.tenantId, [{
+        await repo.insertGroup(tx, auth.tenantId, {
           id, path: `${parent?.path ?? '/'}${id}/`, parentId: parent?.id ?? null,
           name: body.name, categoryId: body.categoryId, privacy: body.privacy ?? 'Public', details: body.details ?? null,
           street: body.address?.street ?? null, city: body.address?.city ?? null, country: body.address?.country ?? null,
           metaData: body.metaData ?? {},
-        }]);
+        });
         return repo.getGroupOut(tx, auth.tenantId, id);
       }),
 

@@ -4,7 +4,7 @@ import { parseCsvRecords } from '../../lib/csv.js';
 import type { Principal } from '../../plugins/auth.js';
 import { allCategories } from './categories.repository.js';
 import { assertWholeTree } from './groups.access.js';
-import { insertGroups, lockTree, nextGroupIds, type NewGroup } from './groups.repository.js';
+import { insertGroups, lockTree, nextGroupIds, type ImportedGroup } from './groups.repository.js';
 import { MAX_IMPORT_ROWS, type ImportSummary } from './groups.schemas.js';
 import { loadGroupNames, loadPaths } from './import.repository.js';
 import { planImport, type ImportInputRow, type PlannedCreate } from './import.plan.js';
@@ -42,7 +42,7 @@ export function createImportService(db: Db) {
       const inBatch = new Set(ids);
       const outside = [...new Set(batch.map(parentOf).filter((id): id is number => id !== null && !inBatch.has(id)))];
       const paths = await loadPaths(tx, tenantId, outside);
-      const values: NewGroup[] = [];
+      const values: ImportedGroup[] = [];
       batch.forEach((c, k) => {
         const parentId = parentOf(c);
         const parentPath = parentId === null ? '/' : paths.get(parentId);
