@@ -11,6 +11,7 @@ export interface Report {
   loadSeconds: number | null;
   otherTenants: number;
   settings: RunSettings;
+  runtime: string;
   rss: { idle: number; idleAfter: number; maxUnderLoad: number };
   scenarios: ScenarioResult[];
   login?: LoginResult;
@@ -51,7 +52,7 @@ export function renderReport(r: Report): string {
     `Load: autocannon, ${r.settings.connections} connections, ${r.settings.duration} s per run after a ${r.settings.warmup} s warm-up, ` +
       `${r.settings.reps} repetitions alternating service and raw ceiling; medians. Latencies in ms. The load generator runs in its own process on the same machine.`,
     '',
-    `Server RSS: ${mb(r.rss.idle)} MB idle after start, ${mb(r.rss.maxUnderLoad)} MB at most under load, ${mb(r.rss.idleAfter)} MB idle after the run (after GC).`,
+    `Server runtime: ${r.runtime}. Server RSS: ${mb(r.rss.idle)} MB idle after start, ${mb(r.rss.maxUnderLoad)} MB at most under load, ${mb(r.rss.idleAfter)} MB idle after the run (after GC).`,
     '',
     '| # | Scenario | req/s | p50 | p99 | raw req/s | ratio | target | RSS MB |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',

@@ -25,6 +25,7 @@ const { values: args } = parseArgs({
     size: { type: 'string', default: 'small' },
     'database-url': { type: 'string' },
     pglite: { type: 'boolean', default: false },
+    compiled: { type: 'boolean', default: false },
     'other-tenants': { type: 'string', default: '20' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
@@ -81,9 +82,10 @@ async function main() {
   if (args['generate-only']) return;
 
   const chosen = selectedScenarios();
-  const server = await startServer({ databaseUrl: url, dataDir });
+  const server = await startServer({ databaseUrl: url, dataDir, compiled: args.compiled });
   const report: Report = {
     date: new Date().toISOString().slice(0, 10), dataset, database, loadSeconds, otherTenants, settings,
+    runtime: args.compiled ? 'node on an esbuild bundle of the server (--compiled)' : 'node --import tsx (as `npm start` runs it)',
     rss: { idle: 0, idleAfter: 0, maxUnderLoad: 0 }, scenarios: [], plans: {},
   };
   try {
