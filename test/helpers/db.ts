@@ -1,8 +1,7 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { inject } from 'vitest';
 import { openDb, type AppDb } from '../../src/db/client.js';
-import { adminQuery, withDatabase } from './global-setup.js';
+import { adminQuery, testDatabaseName, withDatabase } from './global-setup.js';
 
 /** A database of this test file's own: a copy of the migrated template, on PGlite or PostgreSQL. */
 export async function createTestDb(): Promise<AppDb> {
@@ -11,8 +10,9 @@ export async function createTestDb(): Promise<AppDb> {
     const dump = fs.readFileSync(inject('pgliteTemplate'));
     return openDb({ dataDir: '', memory: true, loadDataDir: new Blob([dump]) });
   }
-  const name = `parish_t_${crypto.randomBytes(6).toString('hex')}`;
-  await createFromTemplate(url, name, inject('pgTemplate'));
+  const template = inject('pgTemplate');
+  const name = testDatabaseName(template);
+  await createFromTemplate(url, name, template);
   const appDb = await openDb({ dataDir: '', databaseUrl: withDatabase(url, name), poolSize: 5 });
   return {
     ...appDb,

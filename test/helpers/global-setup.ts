@@ -30,7 +30,10 @@ export default async function setup(project: TestProject) {
     project.provide('pgTemplate', '');
     return () => fs.rmSync(file, { force: true });
   }
-  const template = `parish_tpl_${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+  // Names carry this run's id (pid + random): parallel runs on one server must never drop each
+  // other's databases. Teardown drops this run's databases and those of runs whose process is gone.
+  const runId = `${process.pid}_${crypto.randomBytes(3).toString('hex')}`;
+  const template = `parish_tpl_${runId}`;
   await adminQuery(url, `CREATE DATABASE ${template}`);
   const appDb = await openDb({ dataDir: '', databaseUrl: withDatabase(url, template), poolSize: 1 });
   await migrate(appDb);
@@ -38,10 +41,29 @@ export default async function setup(project: TestProject) {
   project.provide('pgTemplate', template);
   project.provide('pgliteTemplate', '');
   return async () => {
-    // Test files drop their own copies; this also sweeps copies of a run that crashed.
-    const { rows } = await adminQuery(url, `SELECT datname FROM pg_database WHERE datname LIKE 'parish_t_%' OR datname = '${template}'`);
-    for (const { datname } of rows) await adminQuery(url, `DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+    const { rows } = await adminQuery(url, String.raw`SELECT datname FROM pg_database WHERE datname ~ '^parish_(t|tpl)_[0-9]+_'`);
+    for (const { datname } of rows as { datname: string }[]) {
+      const [, kind, pid, rand] = /^parish_(t|tpl)_(\d+)_([0-9a-f]+)/.exec(datname) ?? [];
+      const ours = `${pid}_${rand}` === runId;
+      if (!kind || (!ours && isAlive(Number(pid)))) continue;
+      await adminQuery(url, `DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+    }
   };
+}
+
+/** A test file's database name: `parish_t_<run id>_<random>` (the run id comes from the template name). */
+export function testDatabaseName(template: string): string {
+  return `${template.replace(/^parish_tpl_/, 'parish_t_')}_${crypto.randomBytes(6).toString('hex')}`;
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 export function withDatabase(url: string, database: string): string {
