@@ -1,11 +1,7 @@
-import { and, asc, count, desc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import {
-  companies, contactAddresses, contactEmails, contactIdentifications, contactOccasions, contactPhones, contactRequests, contacts,
-  groupMemberships, groups, persons,
-} from '../../db/schema/index.js';
+import { companies, contacts, persons } from '../../db/schema/index.js';
 import type { ContactCategory, ContactStatus } from '../../db/schema/enums.js';
-import { listRelationshipRows } from './relationships.repository.js';
 
 /** Reads of contacts: the list page and the single read, each in a fixed number of queries. */
 
@@ -44,12 +40,27 @@ function listWhere(tenantId: number, filter: ContactFilter): SQL {
 const joinPerson = and(eq(persons.tenantId, contacts.tenantId), eq(persons.contactId, contacts.id));
 const joinCompany = and(eq(companies.tenantId, contacts.tenantId), eq(companies.contactId, contacts.id));
 
+/** Owned rows of the outer contacts row, as a JSON array (one correlated subquery, no extra round trip). */
+function ownedJson(table: string, fields: string, order: string): SQL {
+  return sql.raw(`(SELECT coalesce(json_agg(json_build_object(${fields}) ORDER BY ${order}), '[]'::json)
+    FROM ${table} AS x WHERE x.tenant_id = "contacts"."tenant_id" AND x.contact_id = "contacts"."id")`);
+}
+
+const EMAILS = ownedJson('contact_emails', `'value', x.value, 'isPrimary', x.is_primary`, 'x.position, x.id');
+const PHONES = ownedJson('contact_phones', `'value', x.value, 'isPrimary', x.is_primary`, 'x.position, x.id');
+
+interface ValueItem {
+  value: string;
+  isPrimary: boolean;
+}
+
 export async function listContactRows(tx: Db, tenantId: number, filter: ContactFilter, limit: number, offset: number) {
   const where = listWhere(tenantId, filter);
   const rows = await tx
     .select({
       id: contacts.id, category: contacts.category, status: contacts.status,
       firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender, companyName: companies.name,
+      emails: sql<ValueItem[]>`${EMAILS}`, phones: sql<ValueItem[]>`${PHONES}`,
     })
     .from(contacts)
     .leftJoin(persons, joinPerson)
@@ -62,55 +73,47 @@ export async function listContactRows(tx: Db, tenantId: number, filter: ContactF
   return { rows, total };
 }
 
-/** Emails and phones of many contacts: two queries whatever the page size. */
-export async function loadEmailsAndPhones(tx: Db, tenantId: number, ids: number[]) {
-  if (ids.length === 0) return { emails: [], phones: [] };
-  const emails = await tx
-    .select({ contactId: contactEmails.contactId, value: contactEmails.value, isPrimary: contactEmails.isPrimary })
-    .from(contactEmails)
-    .where(and(eq(contactEmails.tenantId, tenantId), inArray(contactEmails.contactId, ids)))
-    .orderBy(asc(contactEmails.position), asc(contactEmails.id));
-  const phones = await tx
-    .select({ contactId: contactPhones.contactId, value: contactPhones.value, isPrimary: contactPhones.isPrimary })
-    .from(contactPhones)
-    .where(and(eq(contactPhones.tenantId, tenantId), inArray(contactPhones.contactId, ids)))
-    .orderBy(asc(contactPhones.position), asc(contactPhones.id));
-  return { emails, phones };
-}
+const RELATED_NAME = `coalesce(rco.name, concat_ws(' ', rp.first_name, rp.last_name))`;
 
-export async function findContactWithProfile(tx: Db, tenantId: number, id: number) {
+/**
+ * The single read in one statement: the contact, its profile and every nested array as JSON;
+ * group memberships only of groups passing `visibleGroups` (a predicate on "groups").
+ */
+export async function loadContactDocument(tx: Db, tenantId: number, id: number, visibleGroups: SQL) {
+  const arrays = {
+    emails: EMAILS,
+    phones: PHONES,
+    addresses: ownedJson('contact_addresses', `'street', x.street, 'city', x.city, 'country', x.country, 'isPrimary', x.is_primary`, 'x.position, x.id'),
+    occasions: ownedJson('contact_occasions', `'id', x.id, 'type', x.type, 'date', x.date, 'details', x.details`, 'x.date, x.id'),
+    identifications: ownedJson('contact_identifications', `'id', x.id, 'type', x.type, 'value', x.value, 'issuedBy', x.issued_by, 'expiresOn', x.expires_on`, 'x.id'),
+    requests: ownedJson(
+      'contact_requests',
+      `'id', x.id, 'contactId', x.contact_id, 'type', x.type, 'description', x.description, 'status', x.status, 'createdAt', x.created_at, 'updatedAt', x.updated_at`,
+      'x.created_at DESC, x.id DESC',
+    ),
+    relationships: sql.raw(`(SELECT coalesce(json_agg(json_build_object('id', x.id, 'contactId', x.contact_id, 'relatedContactId', x.related_contact_id, 'type', x.type,
+        'relatedContact', json_build_object('id', rc.id, 'firstName', rp.first_name, 'lastName', rp.last_name, 'name', ${RELATED_NAME}, 'category', rc.category))
+        ORDER BY x.id), '[]'::json)
+      FROM contact_relationships AS x
+      JOIN contacts AS rc ON rc.tenant_id = x.tenant_id AND rc.id = x.related_contact_id
+      LEFT JOIN persons AS rp ON rp.tenant_id = rc.tenant_id AND rp.contact_id = rc.id
+      LEFT JOIN companies AS rco ON rco.tenant_id = rc.tenant_id AND rco.contact_id = rc.id
+      WHERE x.tenant_id = "contacts"."tenant_id" AND x.contact_id = "contacts"."id")`),
+    groupMemberships: sql`(SELECT coalesce(json_agg(json_build_object('id', x.id, 'groupId', x.group_id, 'group', json_build_object('id', "groups"."id", 'name', "groups"."name"),
+        'role', x.role, 'isActive', x.is_active) ORDER BY "groups"."name", x.id), '[]'::json)
+      FROM group_memberships AS x JOIN "groups" ON "groups"."tenant_id" = x.tenant_id AND "groups"."id" = x.group_id
+      WHERE x.tenant_id = "contacts"."tenant_id" AND x.contact_id = "contacts"."id" AND ${visibleGroups})`,
+  };
   const [row] = await tx
-    .select({ contact: contacts, person: persons, company: companies })
+    .select({
+      contact: contacts,
+      person: persons,
+      company: companies,
+      ...(Object.fromEntries(Object.entries(arrays).map(([k, v]) => [k, sql<unknown[]>`${v}`])) as Record<keyof typeof arrays, SQL<unknown[]>>),
+    })
     .from(contacts)
     .leftJoin(persons, joinPerson)
     .leftJoin(companies, joinCompany)
     .where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, id)));
   return row;
-}
-
-/** Every nested array of the single read; group memberships only of groups passing `visibleGroups`. */
-export async function loadContactArrays(tx: Db, tenantId: number, id: number, visibleGroups: SQL) {
-  const owned = (t: { tenantId: AnyColumn; contactId: AnyColumn }) => and(eq(t.tenantId, tenantId), eq(t.contactId, id));
-  const { emails, phones } = await loadEmailsAndPhones(tx, tenantId, [id]);
-  const addresses = await tx
-    .select({ street: contactAddresses.street, city: contactAddresses.city, country: contactAddresses.country, isPrimary: contactAddresses.isPrimary })
-    .from(contactAddresses).where(owned(contactAddresses)).orderBy(asc(contactAddresses.position), asc(contactAddresses.id));
-  const occasions = await tx
-    .select({ id: contactOccasions.id, type: contactOccasions.type, date: contactOccasions.date, details: contactOccasions.details })
-    .from(contactOccasions).where(owned(contactOccasions)).orderBy(asc(contactOccasions.date), asc(contactOccasions.id));
-  const identifications = await tx
-    .select({
-      id: contactIdentifications.id, type: contactIdentifications.type, value: contactIdentifications.value,
-      issuedBy: contactIdentifications.issuedBy, expiresOn: contactIdentifications.expiresOn,
-    })
-    .from(contactIdentifications).where(owned(contactIdentifications)).orderBy(asc(contactIdentifications.id));
-  const relationships = await listRelationshipRows(tx, tenantId, { contactId: id }, 1000, 0);
-  const requests = await tx.select().from(contactRequests).where(owned(contactRequests)).orderBy(desc(contactRequests.createdAt), desc(contactRequests.id));
-  const memberships = await tx
-    .select({ id: groupMemberships.id, groupId: groupMemberships.groupId, groupName: groups.name, role: groupMemberships.role, isActive: groupMemberships.isActive })
-    .from(groupMemberships)
-    .innerJoin(groups, and(eq(groups.tenantId, groupMemberships.tenantId), eq(groups.id, groupMemberships.groupId)))
-    .where(and(owned(groupMemberships), visibleGroups))
-    .orderBy(asc(groups.name), asc(groupMemberships.id));
-  return { emails, phones, addresses, occasions, identifications, relationships, requests, memberships };
 }

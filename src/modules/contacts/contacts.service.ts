@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import { withTenant, type Db } from '../../db/client.js';
 import type { ContactCategory, ContactStatus } from '../../db/schema/enums.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -7,20 +8,11 @@ import { loadGroupScope, visibleGroupFilter } from '../groups/groups.visibility.
 import * as read from './contacts-read.repository.js';
 import * as repo from './contacts.repository.js';
 import type { ContactArrays } from './contacts.repository.js';
-import type { CreateContactBody, UpdateContactBody } from './contacts.schemas.js';
-import { toRequestItem } from './requests.service.js';
+import type { ContactSchema, CreateContactBody, UpdateContactBody } from './contacts.schemas.js';
+
+type ContactDoc = Static<typeof ContactSchema>;
 
 export type ContactListQuery = PageRequest & read.ContactFilter;
-
-const byContact = <T extends { contactId: number }>(rows: T[]) => {
-  const map = new Map<number, Omit<T, 'contactId'>[]>();
-  for (const { contactId, ...rest } of rows) {
-    const list = map.get(contactId) ?? [];
-    list.push(rest);
-    map.set(contactId, list);
-  }
-  return map;
-};
 
 /** api-contract §1/§5: wrong-category objects and several primaries are 400s naming the field. */
 function checkShape(category: ContactCategory, body: { person?: unknown; company?: unknown } & ContactArrays, isCreate: boolean) {
@@ -38,28 +30,34 @@ export async function listContacts(db: Db, auth: Principal, query: ContactListQu
   const page = toPage(query);
   return withTenant(db, auth.tenantId, async (tx) => {
     const { rows, total } = await read.listContactRows(tx, auth.tenantId, query, page.limit, page.offset);
-    const { emails, phones } = await read.loadEmailsAndPhones(tx, auth.tenantId, rows.map((r) => r.id));
-    const emailsOf = byContact(emails);
-    const phonesOf = byContact(phones);
     const data = rows.map((r) => ({
       id: r.id,
       category: r.category,
       status: r.status,
       ...(r.category === 'Person' ? { person: { firstName: r.firstName ?? '', lastName: r.lastName ?? '', gender: r.gender } } : {}),
       ...(r.category === 'Company' ? { company: { name: r.companyName ?? '' } } : {}),
-      emails: emailsOf.get(r.id) ?? [],
-      phones: phonesOf.get(r.id) ?? [],
+      emails: r.emails,
+      phones: r.phones,
     }));
     return pageResult(page, data, total);
   });
 }
 
-/** The full contact; `tx` must be bound to auth.tenantId. */
-export async function loadContact(tx: Db, auth: Principal, id: number) {
-  const row = await read.findContactWithProfile(tx, auth.tenantId, id);
-  if (!row) throw new NotFoundError('Contact', id);
+interface RequestJson {
+  id: number;
+  contactId: number;
+  type: string;
+  description: string | null;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The full contact in one statement (plus the caller's group scope); `tx` must be bound to auth.tenantId. */
+export async function loadContact(tx: Db, auth: Principal, id: number): Promise<ContactDoc> {
   const scope = await loadGroupScope(tx, auth);
-  const arrays = await read.loadContactArrays(tx, auth.tenantId, id, visibleGroupFilter(scope));
+  const row = await read.loadContactDocument(tx, auth.tenantId, id, visibleGroupFilter(scope));
+  if (!row) throw new NotFoundError('Contact', id);
   const { contact, person, company } = row;
   return {
     id: contact.id,
@@ -67,16 +65,17 @@ export async function loadContact(tx: Db, auth: Principal, id: number) {
     status: contact.status,
     ...(person ? { person } : {}),
     ...(company ? { company } : {}),
-    emails: arrays.emails,
-    phones: arrays.phones,
-    addresses: arrays.addresses,
-    occasions: arrays.occasions,
-    identifications: arrays.identifications,
-    relationships: arrays.relationships,
-    requests: arrays.requests.map(toRequestItem),
-    groupMemberships: arrays.memberships.map((m) => ({
-      id: m.id, groupId: m.groupId, group: { id: m.groupId, name: m.groupName }, role: m.role, isActive: m.isActive,
+    emails: row.emails as ContactDoc['emails'],
+    phones: row.phones as ContactDoc['phones'],
+    addresses: row.addresses as ContactDoc['addresses'],
+    occasions: row.occasions as ContactDoc['occasions'],
+    identifications: row.identifications as ContactDoc['identifications'],
+    relationships: row.relationships as ContactDoc['relationships'],
+    // JSON carries timestamps with an offset; the wire format is ISO 8601 UTC.
+    requests: (row.requests as RequestJson[]).map((r) => ({
+      ...r, type: r.type as ContactDoc['requests'][number]['type'], status: r.status as ContactDoc['requests'][number]['status'], description: r.description ?? '', createdAt: new Date(r.createdAt).toISOString(), updatedAt: new Date(r.updatedAt).toISOString(),
     })),
+    groupMemberships: row.groupMemberships as ContactDoc['groupMemberships'],
     createdAt: contact.createdAt.toISOString(),
     updatedAt: contact.updatedAt.toISOString(),
   };
