@@ -48,7 +48,7 @@ function withDatabase(base: string, name: string) {
 const one = async (db: Db, query: ReturnType<typeof sql>) => Number(((await db.execute(query)) as unknown as { rows: Record<string, string>[] }).rows[0].v);
 
 /** Everything in set-based statements: the generator is the database itself. */
-async function seed(db: Db, tenantId: number, adminContactId: number) {
+async function seed(db: Db, tenantId: number) {
   // A church with GROUPS - 1 fellowships under it; every fifth one private.
   const churchCategory = await one(db, sql`SELECT id AS v FROM group_categories WHERE tenant_id = ${tenantId} AND name = 'Church'`);
   const fellowshipCategory = await one(db, sql`SELECT id AS v FROM group_categories WHERE tenant_id = ${tenantId} AND name = 'Fellowship'`);
@@ -57,16 +57,16 @@ async function seed(db: Db, tenantId: number, adminContactId: number) {
   await db.execute(sql`
     INSERT INTO groups (tenant_id, name, category_id, parent_id, path, privacy)
     SELECT ${tenantId}, 'Fellowship ' || g, ${fellowshipCategory}, ${church}, '/', CASE WHEN g % 5 = 0 THEN 'Private' ELSE 'Public' END
-    FROM generate_series(1, ${GROUPS - 1}) g`);
+    FROM generate_series(1, ${GROUPS - 1}::int) g`);
   await db.execute(sql`UPDATE groups SET path = '/' || ${church} || '/' || id || '/' WHERE tenant_id = ${tenantId} AND parent_id = ${church}`);
 
   const firstContact = await one(db, sql`SELECT coalesce(max(id), 0) + 1 AS v FROM contacts`);
   await db.execute(sql`
     INSERT INTO contacts (tenant_id, id, category, sort_last, sort_first)
-    SELECT ${tenantId}, ${firstContact} + g, 'Person', 'last' || g, 'first' || g FROM generate_series(0, ${CONTACTS - 1}) g`);
+    SELECT ${tenantId}, ${firstContact} + g, 'Person', 'last' || g, 'first' || g FROM generate_series(0, ${CONTACTS - 1}::int) g`);
   await db.execute(sql`
     INSERT INTO persons (tenant_id, contact_id, first_name, last_name)
-    SELECT ${tenantId}, ${firstContact} + g, 'First' || g, 'Last' || g FROM generate_series(0, ${CONTACTS - 1}) g`);
+    SELECT ${tenantId}, ${firstContact} + g, 'First' || g, 'Last' || g FROM generate_series(0, ${CONTACTS - 1}::int) g`);
   await db.execute(sql`SELECT setval(pg_get_serial_sequence('contacts', 'id'), ${firstContact + CONTACTS})`);
 
   // Events over two years, spread across the groups (every tenth without a group) and categories.
@@ -77,14 +77,14 @@ async function seed(db: Db, tenantId: number, adminContactId: number) {
            CASE WHEN g % 10 = 0 THEN NULL ELSE (SELECT id FROM groups WHERE tenant_id = ${tenantId} ORDER BY id OFFSET (g % ${GROUPS}) LIMIT 1) END,
            (SELECT id FROM event_categories WHERE tenant_id = ${tenantId} ORDER BY id OFFSET (g % 6) LIMIT 1),
            jsonb_build_object('venue', 'Hall ' || (g % 7), 'expected', g % 300)
-    FROM generate_series(1, ${EVENTS}) g`);
+    FROM generate_series(1, ${EVENTS}::int) g`);
 
   // 100 distinct contacts per event: 200,000 attendance rows.
   await db.execute(sql`
     INSERT INTO attendance_records (tenant_id, event_id, contact_id, attended_at)
     SELECT ${tenantId}, e.id, ${firstContact} + ((e.rn * 37 + j) % ${CONTACTS}), timestamptz '2025-01-01' + e.rn * interval '1 hour'
     FROM (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM events WHERE tenant_id = ${tenantId}) e,
-         generate_series(1, ${ATTENDANCE_PER_EVENT}) j`);
+         generate_series(1, ${ATTENDANCE_PER_EVENT}::int) j`);
 
   // The single-read subject: an event in the first fellowship with 1,000 registrations and a few activities.
   const bigEvent = await one(db, sql`SELECT id AS v FROM events WHERE tenant_id = ${tenantId} AND group_id IS NOT NULL ORDER BY id LIMIT 1`);
@@ -93,11 +93,11 @@ async function seed(db: Db, tenantId: number, adminContactId: number) {
     SELECT ${tenantId}, ${bigEvent}, ${firstContact} + g FROM generate_series(0, 999) g`);
   for (let i = 0; i < 5; i++) {
     const activity = await one(db, sql`INSERT INTO event_activities (tenant_id, event_id, activity_type) VALUES (${tenantId}, ${bigEvent}, 'Salvation') RETURNING id AS v`);
-    await db.execute(sql`INSERT INTO event_activity_contacts (tenant_id, activity_id, contact_id) SELECT ${tenantId}, ${activity}, ${firstContact} + g FROM generate_series(${i * 3}, ${i * 3 + 2}) g`);
+    await db.execute(sql`INSERT INTO event_activity_contacts (tenant_id, activity_id, contact_id) SELECT ${tenantId}, ${activity}, ${firstContact} + g FROM generate_series(${i * 3}::int, ${i * 3 + 2}::int) g`);
   }
-  // The admin's contact leads the first fellowship: the leader list measures the visibility path.
+  // The first contact leads the first fellowship: the leader list measures the visibility path.
   const fellowship = await one(db, sql`SELECT id AS v FROM groups WHERE tenant_id = ${tenantId} AND parent_id IS NOT NULL ORDER BY id LIMIT 1`);
-  await db.execute(sql`INSERT INTO group_memberships (tenant_id, group_id, contact_id, role) VALUES (${tenantId}, ${fellowship}, ${adminContactId}, 'Leader')`);
+  await db.execute(sql`INSERT INTO group_memberships (tenant_id, group_id, contact_id, role) VALUES (${tenantId}, ${fellowship}, ${firstContact}, 'Leader')`);
   await db.execute(sql`ANALYZE`);
   return { bigEvent, firstContact };
 }
@@ -137,7 +137,7 @@ async function main() {
     const db = appDb.db;
     const { tenant, admin: adminUser } = await createTenant(db, { slug: 'bench-events', name: 'Bench Events', adminUsername: 'admin', adminPassword: 'bench-password-1' });
     const seedStart = performance.now();
-    const { bigEvent, firstContact } = await seed(db, tenant.id, adminUser.contactId);
+    const { bigEvent, firstContact } = await seed(db, tenant.id);
     console.log(`seeded ${EVENTS} events, ${CONTACTS} contacts, ${EVENTS * ATTENDANCE_PER_EVENT} attendance rows in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`);
 
     const config = loadConfig({ NODE_ENV: 'production', JWT_SECRET: crypto.randomBytes(32).toString('hex'), PUBLIC_URL: 'http://localhost', DATA_DIR: '/nonexistent', DATABASE_URL: url });
@@ -145,10 +145,10 @@ async function main() {
     await app.ready();
     const sign = (sub: number) => app.jwt.sign({ sub: String(sub), tid: tenant.id, sid: crypto.randomUUID(), typ: 'access' });
     const asAdmin = client(app, sign(adminUser.id));
-    // A Leader-role user on the admin's contact: no hierarchy:all, so the visibility filter applies.
+    // A Leader-role user on the leading contact: no hierarchy:all, so the visibility filter applies.
     const leaderRole = await one(db, sql`SELECT id AS v FROM roles WHERE tenant_id = ${tenant.id} AND name = 'Leader'`);
     const leaderId = await one(db, sql`
-      INSERT INTO users (tenant_id, username, password_hash, contact_id) VALUES (${tenant.id}, 'leader', 'x', ${adminUser.contactId}) RETURNING id AS v`);
+      INSERT INTO users (tenant_id, username, password_hash, contact_id) VALUES (${tenant.id}, 'leader', 'x', ${firstContact}) RETURNING id AS v`);
     await db.execute(sql`INSERT INTO user_roles (tenant_id, user_id, role_id) VALUES (${tenant.id}, ${leaderId}, ${leaderRole})`);
     const asLeader = client(app, sign(leaderId));
 
@@ -185,7 +185,8 @@ async function main() {
     await app.close();
   } finally {
     await appDb.close();
-    await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    // BENCH_KEEP_DB=1 leaves the database for EXPLAIN sessions.
+    if (!process.env.BENCH_KEEP_DB) await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   }
 }
 

@@ -55,7 +55,9 @@ export async function measureScenario(server: ServerProcess, ds: Dataset, scenar
   const isRead = scenario.kind === 'read';
   if (isRead) await server.call('capture-start');
   const check = await send(server.serviceUrl, firstRequest(request), token);
-  const sql = isRead ? await server.call<string[]>('capture-stop', { name: scenario.id }) : undefined;
+  const captured = isRead ? await server.call<{ sql: string[]; mismatches: string[] }>('capture-stop', { name: scenario.id, tenantId: ds.tenantId }) : undefined;
+  const sql = captured?.sql;
+  if (captured?.mismatches.length) return { scenario, sql, skipped: `raw replay differs from the service: ${captured.mismatches.join('; ')}` };
   if (check.status >= 300) return { scenario, skipped: `check request answered ${check.status}: ${JSON.stringify(check.body).slice(0, 200)}` };
   const hasRaw = isRead && server.kind === 'postgres' && (sql?.length ?? 0) > 0;
   const service = { baseUrl: server.serviceUrl, token, request };

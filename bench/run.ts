@@ -26,6 +26,7 @@ const { values: args } = parseArgs({
     'database-url': { type: 'string' },
     pglite: { type: 'boolean', default: false },
     compiled: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
     'other-tenants': { type: 'string', default: '20' },
     duration: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '3' },
@@ -82,7 +83,8 @@ async function main() {
   if (args['generate-only']) return;
 
   const chosen = selectedScenarios();
-  const server = await startServer({ databaseUrl: url, dataDir, compiled: args.compiled });
+  const cpuProfDir = args['cpu-prof'] ? fileURLToPath(new URL('./.build/profiles', import.meta.url)) : undefined;
+  const server = await startServer({ databaseUrl: url, dataDir, compiled: args.compiled, cpuProfDir });
   const report: Report = {
     date: new Date().toISOString().slice(0, 10), dataset, database, loadSeconds, otherTenants, settings,
     runtime: args.compiled ? 'node on an esbuild bundle of the server (--compiled)' : 'node --import tsx (as `npm start` runs it)',
@@ -124,6 +126,7 @@ async function main() {
   const file = path.join(outDir, `${report.date}-${size}${url ? '' : '-pglite'}${args.label ? '-' + args.label : ''}.md`);
   fs.writeFileSync(file, renderReport(report));
   log(`wrote ${file}`);
+  if (cpuProfDir) log(`server CPU profile in ${cpuProfDir}; summarize with: npx tsx bench/profile-summary.ts <file>`);
 }
 
 main().then(

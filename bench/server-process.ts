@@ -25,10 +25,11 @@ async function entryPoint(compiled: boolean): Promise<{ file: string; execArgv: 
 }
 
 /** Starts bench/server.ts in a child process (the load generator stays in this one) and waits until it listens. */
-export async function startServer(env: { databaseUrl?: string; dataDir: string; compiled?: boolean }): Promise<ServerProcess> {
+export async function startServer(env: { databaseUrl?: string; dataDir: string; compiled?: boolean; cpuProfDir?: string }): Promise<ServerProcess> {
   const entry = await entryPoint(env.compiled ?? false);
+  const profiling = env.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${env.cpuProfDir}`] : [];
   const child: ChildProcess = fork(entry.file, [], {
-    execArgv: entry.execArgv,
+    execArgv: [...entry.execArgv, ...profiling],
     env: { ...process.env, BENCH_DATABASE_URL: env.databaseUrl ?? '', BENCH_DATA_DIR: env.dataDir },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -28,6 +28,7 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 
 const raw = new Map<string, CapturedQuery[]>();
 let authTexts = new Set<string>();
+let tenantId = 0;
 const reported = new Set<string>();
 
 const rawServer = http.createServer((req, res) => {
@@ -50,10 +51,21 @@ const rawServer = http.createServer((req, res) => {
   );
 });
 
+/**
+ * Session-level app.tenant_id per raw connection: not RLS (the bench connects as a superuser, and
+ * the role is not switched), but SQL that reads the setting itself (the contacts search function)
+ * must see the tenant to return what the service gets.
+ */
+const boundTenant = new WeakMap<pg.PoolClient, number>();
+
 /** The captured statements in order on one pooled connection, as the service's transaction ran them. */
 async function replay(statements: CapturedQuery[]) {
   const client = await pool.connect();
   try {
+    if (boundTenant.get(client) !== tenantId) {
+      await client.query(`select set_config('app.tenant_id', $1, false)`, [String(tenantId)]);
+      boundTenant.set(client, tenantId);
+    }
     const results = [];
     for (const q of statements) results.push((await client.query(q.config as pg.QueryConfig)).rows);
     return results;
@@ -94,7 +106,13 @@ async function handle(msg: Message): Promise<unknown> {
     case 'capture-stop': {
       const statements = serviceStatements(stopCapture(), authTexts);
       raw.set(msg.name!, statements);
-      return statements.map((q) => q.text);
+      tenantId = msg.tenantId!;
+      // The replay must return what the service got, or the ceiling measures something else.
+      const replayed = appDb.kind === 'postgres' && statements.length ? await replay(statements) : [];
+      const mismatches = replayed
+        .map((rows, i) => (rows.length === statements[i].rowCount ? '' : `statement ${i + 1}: service ${statements[i].rowCount} rows, replay ${rows.length}`))
+        .filter(Boolean);
+      return { sql: statements.map((q) => q.text), mismatches };
     }
     case 'explain':
       return explain(msg.name!, msg.tenantId!);

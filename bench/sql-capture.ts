@@ -5,6 +5,8 @@ export interface CapturedQuery {
   text: string;
   values: unknown[];
   config: pg.QueryConfig & { rowMode?: string; types?: unknown };
+  /** Rows the service got back (to check that the replay returns the same). */
+  rowCount?: number;
 }
 
 let sink: CapturedQuery[] | undefined;
@@ -24,7 +26,11 @@ export function installCapture() {
       // Drizzle passes (config, params); plain callers pass (text, values) or a config with values.
       const base = (typeof first === 'string' ? { text: first } : first) as CapturedQuery['config'];
       const values = (Array.isArray(second) ? second : base.values ?? []) as unknown[];
-      sink.push({ text: base.text, values, config: { ...base, values } });
+      const entry: CapturedQuery = { text: base.text, values, config: { ...base, values } };
+      sink.push(entry);
+      const result = original.apply(this, args);
+      if (result instanceof Promise) result.then((r: { rowCount?: number; rows?: unknown[] }) => (entry.rowCount = r?.rows?.length ?? r?.rowCount ?? 0), () => {});
+      return result;
     }
     return original.apply(this, args);
   } as typeof pg.Client.prototype.query;
