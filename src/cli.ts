@@ -4,7 +4,7 @@ import { openDb } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { AppError } from './lib/errors.js';
 import { DEMO_SLUG, seedDemoTenant } from './modules/tenants/demo-seed.js';
-import { createTenant, syncSystemRoles } from './modules/tenants/tenants.service.js';
+import { createTenant, syncSystemRoles, validateNewTenant, type NewTenant } from './modules/tenants/tenants.service.js';
 import { serve } from './server.js';
 
 const USAGE = `Usage: npm run parish -- <command>
@@ -31,32 +31,47 @@ async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDb>>) => Promise
   }
 }
 
+const TENANT_OPTIONS = ['slug', 'name', 'admin-username', 'admin-password', 'admin-email'] as const;
+
+/**
+ * `--opt value` becomes `--opt=value` for our options, so a value may begin with '-' (a password
+ * like "-secret-123"); parseArgs alone refuses that form as ambiguous.
+ */
+function joinOptionValues(args: string[], names: readonly string[]): string[] {
+  const isOption = (arg: string) => names.some((n) => arg === `--${n}` || arg.startsWith(`--${n}=`));
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const next = args[i + 1];
+    if (names.some((n) => arg === `--${n}`) && next !== undefined && !isOption(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
 async function tenantCreate(args: string[]) {
   const { values } = parseArgs({
-    args,
+    args: joinOptionValues(args, TENANT_OPTIONS),
     strict: true,
-    options: {
-      slug: { type: 'string' },
-      name: { type: 'string' },
-      'admin-username': { type: 'string' },
-      'admin-password': { type: 'string' },
-      'admin-email': { type: 'string' },
-    },
+    options: Object.fromEntries(TENANT_OPTIONS.map((o) => [o, { type: 'string' as const }])),
   });
   for (const required of ['slug', 'name', 'admin-username', 'admin-password'] as const) {
     if (!values[required]) throw new UsageError(`tenant create needs --${required}`);
   }
-  const email = values['admin-email'];
-  if (email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError('--admin-email must be an email address');
-  const { tenant, admin } = await withDb((appDb) =>
-    createTenant(appDb.db, {
-      slug: values.slug!,
-      name: values.name!,
-      adminUsername: values['admin-username']!,
-      adminPassword: values['admin-password']!,
-      adminEmail: email,
-    }),
-  );
+  const input: NewTenant = {
+    slug: values.slug as string,
+    name: values.name as string,
+    adminUsername: values['admin-username'] as string,
+    adminPassword: values['admin-password'] as string,
+    adminEmail: values['admin-email'] as string | undefined,
+  };
+  // Bad arguments fail at once, before the database is opened and migrated.
+  validateNewTenant(input);
+  const { tenant, admin } = await withDb((appDb) => createTenant(appDb.db, input));
   console.log(`Created tenant ${tenant.slug} (id ${tenant.id}) with admin user ${admin.username}.`);
 }
 

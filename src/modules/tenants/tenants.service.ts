@@ -44,11 +44,7 @@ export interface NewTenant {
  * demo seed and the test factories.
  */
 export async function createTenant(db: Db, input: NewTenant) {
-  const slug = input.slug.trim().toLowerCase();
-  if (!SLUG_PATTERN.test(slug)) throw new BadRequestError('slug must be 2–63 lowercase letters, digits or dashes, starting with a letter or digit');
-  if (!input.name.trim() || input.name.length > 200) throw new BadRequestError('name must be 1–200 characters');
-  if (input.adminPassword.length < 8 || input.adminPassword.length > 256) throw new BadRequestError('admin password must be 8–256 characters');
-  if (!/^[^\s@]{3,100}$/.test(input.adminUsername)) throw new BadRequestError('admin username must be 3–100 characters without spaces or @');
+  const slug = validateNewTenant(input);
   if (await repo.findTenantBySlug(db, slug)) throw new ConflictError(`A tenant with slug ${slug} already exists`);
   const passwordHash = await hashPassword(input.adminPassword);
   return transaction(db, async (tx) => {
@@ -63,6 +59,22 @@ export async function createTenant(db: Db, input: NewTenant) {
     const admin = await insertUser(tx, tenantId, { username: input.adminUsername, email: input.adminEmail ?? null, passwordHash, contactId, roleIds });
     return { tenant, admin };
   });
+}
+
+/** Checks a new tenant's input (the CLI calls it before opening the database); returns the slug. */
+export function validateNewTenant(input: NewTenant): string {
+  const slug = input.slug.trim().toLowerCase();
+  if (!SLUG_PATTERN.test(slug)) throw new BadRequestError('slug must be 2–63 lowercase letters, digits or dashes, starting with a letter or digit');
+  if (!input.name.trim() || input.name.length > 200) throw new BadRequestError('name must be 1–200 characters');
+  if (input.adminPassword.length < 8 || input.adminPassword.length > 256) throw new BadRequestError('admin password must be 8–256 characters');
+  if (!/^[^\s@]{3,100}$/.test(input.adminUsername)) throw new BadRequestError('admin username must be 3–100 characters without spaces or @');
+  if (input.adminEmail !== undefined && (input.adminEmail.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.adminEmail))) {
+    throw new BadRequestError('admin email must be an email address');
+  }
+  if (/\u0000/.test(input.slug + input.name + input.adminUsername + input.adminPassword + (input.adminEmail ?? ''))) {
+    throw new BadRequestError('values must not contain NUL characters');
+  }
+  return slug;
 }
 
 /** Keeps every tenant's Admin role holding the whole catalog when modules add permissions. */
