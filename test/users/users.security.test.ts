@@ -1,8 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { withTenant } from '../../src/db/client.js';
 import { users } from '../../src/db/schema/index.js';
+import { insertPersonContact } from '../../src/modules/contacts/contacts.repository.js';
 import { api, expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
+import { addMembership, newTree } from '../helpers/groups.factories.js';
 import { login, roleId } from '../helpers/users.factories.js';
 
 const ctx = setupTestApp();
@@ -160,5 +163,29 @@ describe('no privilege escalation', () => {
     expect(res.body).not.toMatch(/argon2|password/i);
     const list = await api(ctx.app, t.admin.token).get('/api/users');
     expect(list.body).not.toMatch(/argon2|password/i);
+  });
+
+  it('a manager cannot link a contact that leads groups outside its own led subtrees', async () => {
+    const t = await newTenant(ctx);
+    const tree = await newTree(ctx, t);
+    const manager = await newUser(ctx, t, MANAGER);
+    await addMembership(ctx, t, tree.zoneA, manager.contactId, 'Leader');
+    const contact = (first: string) => withTenant(ctx.db, t.id, (tx) => insertPersonContact(tx, t.id, { firstName: first, lastName: 'Contact' }));
+    const pastor = await contact('Pastor');
+    await addMembership(ctx, t, tree.church, pastor, 'Leader');
+    const cellLeader = await contact('Cell');
+    await addMembership(ctx, t, tree.fellowshipA1, cellLeader, 'Assistant');
+    const plain = await contact('Plain');
+    await addMembership(ctx, t, tree.zoneB, plain, 'Member');
+    const m = api(ctx.app, manager.token);
+    const msg = expectError(await m.post('/api/users', { ...newBody, contactId: pastor }), 403);
+    expect(msg).toBe(`You cannot link contact ${pastor}: it leads groups outside the part of the hierarchy you lead`);
+    expectError(await m.put(`/api/users/${manager.id}`, { contactId: pastor }), 403);
+    const target = await newUser(ctx, t, []);
+    expectError(await m.put(`/api/users/${target.id}`, { contactId: pastor }), 403);
+    expect((await m.post('/api/users', { ...newBody, username: 'cell', contactId: cellLeader })).statusCode).toBe(201);
+    expect((await m.post('/api/users', { ...newBody, username: 'plain', contactId: plain })).statusCode).toBe(201);
+    // with hierarchy:all anything goes
+    expect((await api(ctx.app, t.admin.token).post('/api/users', { ...newBody, username: 'pastor', contactId: pastor })).statusCode).toBe(201);
   });
 });

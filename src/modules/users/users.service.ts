@@ -10,6 +10,7 @@ import { newOpaqueToken } from '../../lib/tokens.js';
 import type { Principal } from '../../plugins/auth.js';
 import { insertResetToken, revokeUserTokens } from '../auth/auth.repository.js';
 import { insertPersonContact } from '../contacts/contacts.repository.js';
+import { isGroupManageable, loadGroupScope } from '../groups/groups.visibility.js';
 import { ADMIN_PERMISSION, guardLastAdmin, permissionsNotHeld } from './users.guard.js';
 import * as repo from './users.repository.js';
 import type { ChangePasswordBody, CreateUserBody, ListUsersQuery, UpdateUserBody } from './users.schemas.js';
@@ -65,6 +66,20 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
     if (link.userId !== null && link.userId !== userId) throw new ConflictError(`Contact ${contactId} is already linked to user ${link.userId}`);
   }
 
+  /**
+   * An account's visibility scope comes from its contact's leadership, so linking a contact that leads
+   * groups outside the caller's own led subtrees would hand out a wider scope than the caller has.
+   */
+  async function checkLinkableScope(tx: Db, auth: Principal, contactId: number) {
+    if (auth.permissions.has('hierarchy:all')) return;
+    const target = await loadGroupScope(tx, { ...auth, contactId, permissions: new Set() });
+    if (target.ledPaths.length === 0) return;
+    const mine = await loadGroupScope(tx, auth);
+    if (target.ledPaths.some((path) => !isGroupManageable(mine, { path }))) {
+      throw new ForbiddenError(`You cannot link contact ${contactId}: it leads groups outside the part of the hierarchy you lead`);
+    }
+  }
+
   /** Managing an account that can do more than the caller would be a way to borrow its rights. */
   async function checkManageable(tx: Db, auth: Principal, user: UserRow) {
     const lacking = permissionsNotHeld(auth.permissions, await repo.findUserPermissions(tx, auth.tenantId, user.id));
@@ -112,7 +127,10 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
     const invite = input.invite ? newOpaqueToken() : undefined;
     const { user, slug } = await withTenant(db, tenantId, async (tx) => {
       await checkGrantableRoles(tx, auth, roleIds);
-      if (input.contactId !== undefined) await checkLinkableContact(tx, tenantId, input.contactId);
+      if (input.contactId !== undefined) {
+        await checkLinkableContact(tx, tenantId, input.contactId);
+        await checkLinkableScope(tx, auth, input.contactId);
+      }
       const taken = await repo.isUsernameOrEmailTaken(tx, tenantId, input.username, email);
       if (taken) throw new ConflictError(taken === 'username' ? `Username ${input.username} is already taken` : `Email ${email} is already taken`);
       const contactId = input.contactId ?? (await insertPersonContact(tx, tenantId, { firstName: input.firstName!, lastName: input.lastName!, email }));
@@ -145,6 +163,7 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
       if (contactChange) await checkLinkableContact(tx, tenantId, input.contactId!, userId);
       if (userId === auth.userId && (rolesChange || statusChange)) throw new ForbiddenError('You cannot change your own roles or status');
       await checkManageable(tx, auth, user);
+      if (contactChange) await checkLinkableScope(tx, auth, input.contactId!);
       if (input.email && input.email.toLowerCase() !== user.email?.toLowerCase() && (await repo.isEmailTaken(tx, tenantId, input.email, userId))) {
         throw new ConflictError(`Email ${input.email} is already taken`);
       }
