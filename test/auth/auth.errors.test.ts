@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { tenants, users } from '../../src/db/schema/index.js';
+import { passwordResetTokens, refreshTokens, tenants, users } from '../../src/db/schema/index.js';
 import { api, expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
 
@@ -134,6 +134,40 @@ describe('forgot and reset failures', () => {
     expect((await post('/api/auth/forgot-password', { churchName: t.slug, username: disabled.username })).statusCode).toBe(202);
     await new Promise((r) => setTimeout(r, 20));
     expect(ctx.mailer.sent.length).toBe(before);
+  });
+});
+
+describe('expiry and races', () => {
+  async function resetTokenFor(slug: string) {
+    const email = `admin@${slug}.example.org`;
+    await post('/api/auth/forgot-password', { churchName: slug, email });
+    for (let i = 0; i < 50; i++) {
+      const mail = [...ctx.mailer.sent].reverse().find((m) => m.to === email);
+      if (mail) return mail.text.match(/reset-password\/([A-Za-z0-9_-]+)/)![1];
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('no mail');
+  }
+
+  it('an expired reset token → 400', async () => {
+    const t = await newTenant(ctx);
+    const token = await resetTokenFor(t.slug);
+    await ctx.db.update(passwordResetTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(passwordResetTokens.userId, t.admin.id));
+    expect(expectError(await api(ctx.app).put(`/api/auth/reset-password/${token}`, { password: 'long enough pw' }), 400)).toBe('Invalid or expired reset token');
+  });
+
+  it('two concurrent resets with one token: exactly one succeeds', async () => {
+    const t = await newTenant(ctx);
+    const token = await resetTokenFor(t.slug);
+    const results = await Promise.all(['first password', 'second password'].map((password) => api(ctx.app).put(`/api/auth/reset-password/${token}`, { password })));
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+  });
+
+  it('an expired refresh token → 401', async () => {
+    const t = await newTenant(ctx);
+    const { refreshToken } = (await post('/api/auth/login', { username: 'admin', password: PASSWORD, churchName: t.slug })).json();
+    await ctx.db.update(refreshTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(refreshTokens.userId, t.admin.id));
+    expectError(await post('/api/auth/refresh', { refreshToken }), 401);
   });
 });
 

@@ -52,6 +52,15 @@ export async function insertResetToken(db: Db, values: { tenantId: number; userI
   await db.insert(passwordResetTokens).values(values);
 }
 
+/** A reset token that could still be used (checked before the costly hash of the new password). */
+export async function isResetTokenLive(db: Db, tokenHash: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: passwordResetTokens.id })
+    .from(passwordResetTokens)
+    .where(and(eq(passwordResetTokens.tokenHash, tokenHash), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, new Date())));
+  return row !== undefined;
+}
+
 export async function consumeResetToken(db: Db, tokenHash: string) {
   const [row] = await db
     .update(passwordResetTokens)

@@ -112,9 +112,12 @@ export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccess
   }
 
   async function resetPassword(token: string, password: string) {
+    const tokenHash = hashToken(token);
+    // The route is public and not rate-limited: a made-up token must not cost an argon2 hash.
+    if (!(await repo.isResetTokenLive(db, tokenHash))) throw new BadRequestError('Invalid or expired reset token');
     const passwordHash = await hashPassword(password);
     await transaction(db, async (tx) => {
-      const consumed = await repo.consumeResetToken(tx, hashToken(token));
+      const consumed = await repo.consumeResetToken(tx, tokenHash);
       if (!consumed) throw new BadRequestError('Invalid or expired reset token');
       await usersRepo.setPasswordHash(tx, consumed.tenantId, consumed.userId, passwordHash);
       await repo.revokeUserTokens(tx, consumed.tenantId, consumed.userId);
