@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,12 +19,16 @@ interface Run {
 }
 
 /** Runs the CLI as `npm run parish -- ...` does, on an embedded database in a temp DATA_DIR. */
-function cli(...args: string[]): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'silent' };
+function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'silent', ...extra };
   delete env.DATABASE_URL;
   delete env.JWT_SECRET;
+  return env;
+}
+
+function cli(...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env: cliEnv() });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -94,4 +99,58 @@ describe('parish CLI', { timeout: 120_000 }, () => {
     // The lock was released by every run.
     expect(fs.existsSync(path.join(dataDir, 'parish.lock'))).toBe(false);
   });
+
+  it('serve survives a kill -9 (no data lost, stale lock taken over) and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const login = () =>
+      fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ churchName: 'grace', username: 'admin', password: '-secret-123' }),
+      });
+    const first = await startServer(port);
+    expect((await login()).status).toBe(200);
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    expect(fs.existsSync(path.join(dataDir, 'parish.lock'))).toBe(true);
+
+    const second = await startServer(port);
+    expect((await login()).status).toBe(200);
+    second.kill('SIGTERM');
+    const code = await new Promise((r) => second.once('exit', r));
+    expect(code).toBe(0);
+    expect(fs.existsSync(path.join(dataDir, 'parish.lock'))).toBe(false);
+  });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts `serve` and resolves once /api/health answers. */
+async function startServer(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], { cwd: root, env: cliEnv({ PORT: String(port), HOST: '127.0.0.1' }) });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}: ${output}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+      if (res.status === 200) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`serve did not start: ${output}`);
+}
