@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { contactEmails, persons, refreshTokens, users } from '../../src/db/schema/index.js';
+import { contactEmails, passwordResetTokens, persons, refreshTokens, users } from '../../src/db/schema/index.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
 import { login, roleId } from '../helpers/users.factories.js';
@@ -124,6 +124,9 @@ describe('POST /api/users', () => {
     expect(mails[0].text).toContain('invited');
     const token = /https:\/\/parish\.example\.org\/reset-password\/([A-Za-z0-9_-]+)/.exec(mails[0].text)?.[1];
     expect(token).toBeTruthy();
+    const [reset] = await ctx.db.select().from(passwordResetTokens).where(and(eq(passwordResetTokens.tenantId, t.id), eq(passwordResetTokens.userId, res.json().id)));
+    expect(reset.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6 * 24 * 3600 * 1000);
+    expect(reset.tokenHash).not.toBe(token);
     // no password yet: login fails
     expect((await api(ctx.app).post('/api/auth/login', { username: 'invited', password: 'whatever1', churchName: t.slug })).statusCode).toBe(401);
     const set = await api(ctx.app).put(`/api/auth/reset-password/${token}`, { password: 'my own password' });
@@ -193,5 +196,21 @@ describe('DELETE /api/users/:id', () => {
     expect((await api(ctx.app).post('/api/auth/refresh', { refreshToken: session.refreshToken })).statusCode).toBe(401);
     const [person] = await ctx.db.select().from(persons).where(and(eq(persons.tenantId, t.id), eq(persons.contactId, u.contactId)));
     expect(person).toBeDefined();
+  });
+});
+
+describe('POST /api/users invitation mail failure', () => {
+  it('still creates the user when the mail server fails', async () => {
+    const t = await newTenant(ctx);
+    const send = ctx.mailer.send;
+    ctx.mailer.send = async () => {
+      throw new Error('smtp down');
+    };
+    try {
+      const res = await api(ctx.app, t.admin.token).post('/api/users', { username: 'late', email: 'late@example.org', invite: true, firstName: 'L', lastName: 'Ate' });
+      expect(res.statusCode).toBe(201);
+    } finally {
+      ctx.mailer.send = send;
+    }
   });
 });

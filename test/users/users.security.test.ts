@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/client.js';
 import { users } from '../../src/db/schema/index.js';
 import { insertPersonContact } from '../../src/modules/contacts/contacts.repository.js';
-import { api, expectError, setupTestApp } from '../helpers/app.js';
+import { buildApp } from '../../src/app.js';
+import { MemoryMailer } from '../../src/lib/mailer.js';
+import { api, expectError, setupTestApp, testConfig } from '../helpers/app.js';
 import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
 import { addMembership, newTree } from '../helpers/groups.factories.js';
 import { login, roleId } from '../helpers/users.factories.js';
@@ -187,5 +189,23 @@ describe('no privilege escalation', () => {
     expect((await m.post('/api/users', { ...newBody, username: 'plain', contactId: plain })).statusCode).toBe(201);
     // with hierarchy:all anything goes
     expect((await api(ctx.app, t.admin.token).post('/api/users', { ...newBody, username: 'pastor', contactId: pastor })).statusCode).toBe(201);
+  });
+
+  it('passwords never reach the log, even at trace level', async () => {
+    const lines: string[] = [];
+    const app = await buildApp({ config: testConfig(), db: ctx.db, mailer: new MemoryMailer(), logger: { level: 'trace', stream: { write: (l: string) => void lines.push(l) } } });
+    await app.ready();
+    try {
+      const t = await newTenant(ctx);
+      const token = app.jwt.sign({ sub: String(t.admin.id), tid: t.id, sid: 's', typ: 'access' });
+      expect((await api(app, token).post('/api/users', { ...newBody, password: 'first-secret-value' })).statusCode).toBe(201);
+      expect((await api(app, token).post('/api/users', { ...newBody, username: 'x y', password: 'second-secret-value' })).statusCode).toBe(400);
+      expect((await api(app, token).put('/api/users/me/password', { currentPassword: 'third-secret-value', newPassword: 'fourth-secret-value' })).statusCode).toBe(400);
+      expect((await api(app, token).put('/api/users/me/password', { currentPassword: PASSWORD, newPassword: 'fifth-secret-value' })).statusCode).toBe(204);
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.join('\n')).not.toMatch(/secret-value|correct horse/);
+    } finally {
+      await app.close();
+    }
   });
 });
