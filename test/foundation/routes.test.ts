@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../src/plugins/auth.js';
-import { api, expectError, setupTestApp } from '../helpers/app.js';
+import { api, buildTestApp, expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant } from '../helpers/factories.js';
 
 const ctx = setupTestApp();
@@ -88,5 +88,15 @@ describe('GET /api/tenants and /api/health', () => {
     const res = await api(ctx.app).get('/api/health');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('health is 503 in the error shape when the database is gone', async () => {
+    const { createTestDb } = await import('../helpers/db.js');
+    const appDb = await createTestDb();
+    const other = await buildTestApp(appDb);
+    await appDb.close();
+    const res = await api(other.app).get('/api/health');
+    expect(expectError(res, 503)).toBe('Database unavailable');
+    await other.app.close();
   });
 });
