@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { MB, type ModuleOptions } from '../../app.js';
+import { AppError } from '../../lib/errors.js';
 import { errors } from '../../lib/schemas.js';
 import { ImportJsonBody, ImportSummary, MAX_IMPORT_ROWS } from './import.schemas.js';
 import { importContacts } from './import.service.js';
@@ -18,6 +19,11 @@ export const importRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
       body: { content: { 'application/json': { schema: ImportJsonBody }, 'text/csv': { schema: CsvBody } } },
       response: { 200: ImportSummary, ...errors(400, 401, 403, 413, 415) },
     },
-    handler: (request) => importContacts(db, request.auth, request.body),
+    handler: (request) => {
+      // Fastify also parses text/plain; only the two documented forms are accepted.
+      const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (type !== 'application/json' && type !== 'text/csv') throw new AppError(415, 'Unsupported content type: send application/json or text/csv');
+      return importContacts(db, request.auth, request.body);
+    },
   });
 };

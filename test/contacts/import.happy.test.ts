@@ -1,0 +1,101 @@
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { contacts } from '../../src/db/schema/index.js';
+import { api, setupTestApp, type TestContext } from '../helpers/app.js';
+import { newTenant, type TestTenant } from '../helpers/factories.js';
+import { newCompany, newPerson } from '../helpers/contacts.factories.js';
+
+const ctx = setupTestApp();
+
+const importJson = (t: TestTenant, rows: unknown[]) => api(ctx.app, t.admin.token).post('/api/crm/contacts/import', { contacts: rows });
+const importCsv = (c: TestContext, t: TestTenant, text: string) =>
+  c.app.inject({ method: 'POST', url: '/api/crm/contacts/import', payload: text, headers: { authorization: `Bearer ${t.admin.token}`, 'content-type': 'text/csv' } });
+
+async function findByQ(t: TestTenant, q: string) {
+  return (await api(ctx.app, t.admin.token).get(`/api/crm/contacts?q=${encodeURIComponent(q)}`)).json();
+}
+
+describe('POST /api/crm/contacts/import', () => {
+  it('creates people from JSON with every column, searchable and listed', async () => {
+    const t = await newTenant(ctx);
+    const res = await importJson(t, [
+      { firstName: 'Esther', lastName: 'Nakato', phone: '+256 (772) 100-200', email: 'Esther@Example.org', gender: 'Female' },
+      { firstName: 'Joseph', lastName: 'Banda' },
+    ]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ total: 2, created: 2, updated: 0, failed: 0, errors: [] });
+    const found = await findByQ(t, '772100200');
+    expect(found.data).toEqual([{
+      id: expect.any(Number), category: 'Person', status: 'Active', person: { firstName: 'Esther', lastName: 'Nakato', gender: 'Female' },
+      emails: [{ value: 'Esther@Example.org', isPrimary: true }], phones: [{ value: '+256 (772) 100-200', isPrimary: true }],
+    }]);
+    expect((await findByQ(t, 'banda')).total).toBe(1);
+    expect((await findByQ(t, 'esther@example')).total).toBe(1);
+  });
+
+  it('updates a match by email (case-insensitive), else by phone digits; a match counts as updated even unchanged', async () => {
+    const t = await newTenant(ctx);
+    const byEmail = await newPerson(ctx, t, 'Old', 'Name', { emails: [{ value: 'Match@Example.org' }] });
+    const byPhone = await newPerson(ctx, t, 'Phone', 'Person', { person: { firstName: 'Phone', lastName: 'Person', gender: 'Male' }, phones: [{ value: '0772 100 300' }] });
+    const same = await newPerson(ctx, t, 'Same', 'Same', { emails: [{ value: 'same@example.org' }] });
+    const res = await importJson(t, [
+      { firstName: 'New', lastName: 'Name', email: 'match@EXAMPLE.org', phone: '+1 555 0001', gender: 'Female' },
+      { firstName: 'Phoned', lastName: 'Person', phone: '(0772) 100-300', email: 'phoned@example.org' },
+      { firstName: 'Same', lastName: 'Same', email: 'same@example.org' },
+    ]);
+    expect(res.json()).toEqual({ total: 3, created: 0, updated: 3, failed: 0, errors: [] });
+    const a = api(ctx.app, t.admin.token);
+    expect((await a.get(`/api/crm/contacts/${byEmail.id}`)).json()).toMatchObject({
+      person: { firstName: 'New', lastName: 'Name', gender: 'Female' },
+      emails: [{ value: 'Match@Example.org', isPrimary: true }], phones: [{ value: '+1 555 0001', isPrimary: true }],
+    });
+    expect((await a.get(`/api/crm/contacts/${byPhone.id}`)).json()).toMatchObject({
+      person: { firstName: 'Phoned', gender: 'Male' },
+      emails: [{ value: 'phoned@example.org', isPrimary: true }], phones: [{ value: '0772 100 300', isPrimary: true }],
+    });
+    expect((await a.get(`/api/crm/contacts/${same.id}`)).json().emails).toHaveLength(1);
+    expect((await findByQ(t, 'old')).total).toBe(0);
+    expect((await findByQ(t, 'phoned@')).data.map((c: { id: number }) => c.id)).toEqual([byPhone.id]);
+    expect((await a.get('/api/crm/contacts')).json().total).toBe(4);
+  });
+
+  it('never updates a company: a row with a company email creates a person', async () => {
+    const t = await newTenant(ctx);
+    const firm = await newCompany(ctx, t, 'Firm', { emails: [{ value: 'office@firm.example' }] });
+    expect((await importJson(t, [{ firstName: 'Ann', lastName: 'Office', email: 'office@firm.example' }])).json()).toMatchObject({ created: 1, updated: 0 });
+    expect((await api(ctx.app, t.admin.token).get(`/api/crm/contacts/${firm.id}`)).json().company.name).toBe('Firm');
+  });
+
+  it('a later row matching an earlier one of the same import updates it', async () => {
+    const t = await newTenant(ctx);
+    const res = await importJson(t, [
+      { firstName: 'A', lastName: 'First', email: 'dup@example.org' },
+      { firstName: 'A', lastName: 'Second', email: 'DUP@example.org', phone: '0700 999 888' },
+      { firstName: 'B', lastName: 'Third', phone: '0700-999-888' },
+    ]);
+    expect(res.json()).toEqual({ total: 3, created: 1, updated: 2, failed: 0, errors: [] });
+    const found = await findByQ(t, 'dup@');
+    expect(found.data).toEqual([expect.objectContaining({ person: { firstName: 'B', lastName: 'Third', gender: null }, phones: [{ value: '0700 999 888', isPrimary: true }] })]);
+  });
+
+  it('reads CSV with a BOM, CRLF, quoted fields and case-insensitive headers; empty cells are absent', async () => {
+    const t = await newTenant(ctx);
+    const csv = '\uFEFFFirstName,last_name,EMAIL,phone,gender\r\n"Mary, Jane",O\'Neil,mj@example.org,,Female\r\n"Quote ""Q""",Person,,0711 222 333,\r\n';
+    const res = await importCsv(ctx, t, csv);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ total: 2, created: 2, updated: 0, failed: 0, errors: [] });
+    expect((await findByQ(t, 'mj@example')).data[0]).toMatchObject({ person: { firstName: 'Mary, Jane', lastName: "O'Neil", gender: 'Female' }, phones: [] });
+    expect((await findByQ(t, '711222333')).data[0]).toMatchObject({ person: { firstName: 'Quote "Q"', lastName: 'Person', gender: null }, emails: [] });
+  });
+
+  it('writes more rows than one batch and matches across batches', async () => {
+    const t = await newTenant(ctx);
+    const rows = Array.from({ length: 1_200 }, (_, i) => ({ firstName: `F${i}`, lastName: `L${i}`, email: `bulk${i % 1_100}@example.org` }));
+    const res = await importJson(t, rows);
+    expect(res.json()).toEqual({ total: 1_200, created: 1_100, updated: 100, failed: 0, errors: [] });
+    expect(await ctx.db.$count(contacts, eq(contacts.tenantId, t.id))).toBe(1_101);
+    const r = (await ctx.db.execute(sql`SELECT count(*)::int AS n FROM contacts WHERE tenant_id = ${t.id} AND search_text = ''`)) as unknown as { rows: { n: number }[] };
+    expect(Number(r.rows[0].n)).toBe(0);
+    expect((await findByQ(t, 'bulk5@example.org')).data[0].person.lastName).toBe('L1105');
+  });
+});
