@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 export const docsPlugin = fp(async (app: FastifyInstance) => {
   // The docs are public (api-contract §4): mark the UI's routes so the auth hook skips them.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api/docs')) route.config = { ...(route.config ?? {}), public: true };
+    if (route.url === '/api/docs' || route.url.startsWith('/api/docs/')) route.config = { ...(route.config ?? {}), public: true };
   });
   await app.register(swagger, {
     openapi: {

@@ -91,6 +91,10 @@ describe('error shape', () => {
     expect(expectError(await api(ctx.app).get('/api/tenants?limit=1.5'), 400)).toBe('querystring/limit must be integer');
     expectError(await api(ctx.app).get('/api/tenants?limit=-1'), 400);
     expectError(await api(ctx.app).get('/api/tenants?page=99999999999999999999'), 400);
+    expectError(await api(ctx.app).get('/api/tenants?limit=1&limit=2'), 400);
+    expectError(await api(ctx.app).get('/api/tenants?limit=abc'), 400);
+    expectError(await api(ctx.app).get('/api/tenants?limit=%00'), 400);
+    expect((await api(ctx.app).get('/api/tenants?unknown=1&page=1')).statusCode).toBe(200);
   });
 
   it('a thrown non-AppError is a bare 500', async () => {
