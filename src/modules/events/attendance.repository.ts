@@ -25,11 +25,6 @@ const toItem = (r: Row): AttendanceItem => ({
   attendedAt: r.attendedAt.toISOString(),
 });
 
-/** Every attendance record of the event (single event read). */
-export async function allAttendance(tx: Db, tenantId: number, eventId: number): Promise<AttendanceItem[]> {
-  return (await selectAttendance(tx, tenantId, eventId)).map(toItem);
-}
-
 export async function pageAttendance(tx: Db, tenantId: number, eventId: number, page: Page) {
   const rows = await selectAttendance(tx, tenantId, eventId).limit(page.limit).offset(page.offset);
   const [{ total }] = await tx.select({ total: count() }).from(t).where(and(eq(t.tenantId, tenantId), eq(t.eventId, eventId)));

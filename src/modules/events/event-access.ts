@@ -2,16 +2,14 @@ import type { Db } from '../../db/client.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import type { Principal } from '../../plugins/auth.js';
 import { isGroupManageable, isGroupVisible, loadGroupScope, type GroupScope } from '../groups/groups.visibility.js';
-import { findEventWithHost, findHostGroup, type EventRow, type HostGroup } from './events.repository.js';
+import { findEventWithHost, findHostGroup, type EventWithHost, type HostGroup } from './events.repository.js';
 
 /**
  * api-contract §4 for events: an event is visible when its hosting group is (an event without a
  * group is visible to every reader) and writable inside a led subtree (without a group: only with
  * hierarchy:all). Invisible answers 404, visible but not writable 403.
  */
-export interface EventAccess {
-  event: EventRow;
-  group: HostGroup | null;
+export interface EventAccess extends EventWithHost {
   scope: GroupScope;
 }
 

@@ -31,14 +31,36 @@ export async function categoryExists(tx: Db, tenantId: number, categoryId: numbe
   return row !== undefined;
 }
 
-/** The stored event with its hosting group (null when it has none), for the access rules. */
-export async function findEventWithHost(tx: Db, tenantId: number, id: number): Promise<{ event: EventRow; group: HostGroup | null } | undefined> {
+export interface EventWithHost {
+  event: EventRow;
+  group: HostGroup | null;
+  category: { id: number; name: string } | null;
+}
+
+/** The stored event with its hosting group (null when it has none) and category: access rules and output in one query. */
+export async function findEventWithHost(tx: Db, tenantId: number, id: number): Promise<EventWithHost | undefined> {
   const [row] = await tx
-    .select({ event: events, group: hostGroupColumns })
+    .select({ event: events, group: hostGroupColumns, category: { id: eventCategories.id, name: eventCategories.name } })
     .from(events)
     .leftJoin(groups, and(eq(groups.tenantId, events.tenantId), eq(groups.id, events.groupId)))
+    .leftJoin(eventCategories, and(eq(eventCategories.tenantId, events.tenantId), eq(eventCategories.id, events.categoryId)))
     .where(and(eq(events.tenantId, tenantId), eq(events.id, id)));
   return row;
+}
+
+export function eventItemOf({ event, group, category }: EventWithHost): EventItem {
+  return {
+    id: event.id,
+    name: event.name,
+    description: event.description,
+    startDate: event.startDate,
+    endDate: event.endDate,
+    group: group ? { id: group.id, name: group.name } : null,
+    category,
+    metaData: event.metaData,
+    createdAt: event.createdAt.toISOString(),
+    updatedAt: event.updatedAt.toISOString(),
+  };
 }
 
 const eventColumns = {

@@ -4,11 +4,10 @@ import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { isGroupVisible, loadGroupScope } from '../groups/groups.visibility.js';
 import { allActivities } from './activities.repository.js';
-import { allAttendance } from './attendance.repository.js';
 import { assertHostable, readableEvent, writableEvent } from './event-access.js';
+import { eventRosters } from './event-detail.repository.js';
 import * as repo from './events.repository.js';
 import type { CreateEventBody, EventDetail, EventItem, ListEventsQuery, UpdateEventBody } from './events.schemas.js';
-import { allRegistrations } from './registrations.repository.js';
 
 export const META_DATA_MAX_BYTES = 16 * 1024;
 export const META_DATA_MAX_DEPTH = 8;
@@ -63,12 +62,11 @@ export function createEventsService({ db }: { db: Db }) {
 
     get: (auth: Principal, id: number): Promise<EventDetail> =>
       withTenant(db, auth.tenantId, async (tx) => {
-        await readableEvent(tx, auth, id);
-        const event = await loadEvent(tx, auth.tenantId, id);
-        const registrations = await allRegistrations(tx, auth.tenantId, id);
-        const attendance = await allAttendance(tx, auth.tenantId, id);
+        // A fixed number of queries whatever the event holds: event, rosters, activities (+ their contacts).
+        const access = await readableEvent(tx, auth, id);
+        const { registrations, attendance } = await eventRosters(tx, auth.tenantId, id);
         const activities = await allActivities(tx, auth.tenantId, id);
-        return { ...event, registrations, attendance, activities };
+        return { ...repo.eventItemOf(access), registrations, attendance, activities };
       }),
 
     create: (auth: Principal, body: CreateEventBody) =>

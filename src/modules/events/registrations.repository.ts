@@ -25,11 +25,6 @@ const toItem = (r: Row): RegistrationItem => ({
   createdAt: r.createdAt.toISOString(),
 });
 
-/** Every registration of the event (single event read). */
-export async function allRegistrations(tx: Db, tenantId: number, eventId: number): Promise<RegistrationItem[]> {
-  return (await selectRegistrations(tx, tenantId, eventId)).map(toItem);
-}
-
 export async function pageRegistrations(tx: Db, tenantId: number, eventId: number, page: Page) {
   const rows = await selectRegistrations(tx, tenantId, eventId).limit(page.limit).offset(page.offset);
   const [{ total }] = await tx.select({ total: count() }).from(t).where(and(eq(t.tenantId, tenantId), eq(t.eventId, eventId)));
