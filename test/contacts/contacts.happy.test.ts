@@ -1,6 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { contacts } from '../../src/db/schema/index.js';
+import { withTenant } from '../../src/db/client.js';
+import {
+  attendanceRecords, contacts, eventActivities, eventActivityContacts, eventRegistrations, events, groupMembershipRequests,
+} from '../../src/db/schema/index.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant, newUser } from '../helpers/factories.js';
 import { addMembership, newGroup, newLeaderOf } from '../helpers/groups.factories.js';
@@ -194,15 +197,31 @@ describe('DELETE /api/crm/contacts/:id', () => {
     const other = await newPerson(ctx, t, 'Other', 'Side');
     expect((await a.post('/api/crm/relationships', { contactId: c.id, relatedContactId: other.id, type: 'Spouse' })).statusCode).toBe(201);
     expect((await a.post('/api/crm/requests', { contactId: c.id, type: 'Prayer', description: 'x' })).statusCode).toBe(201);
-    await addMembership(ctx, t, await newGroup(ctx, t, { name: 'G' }), c.id);
+    const group = await newGroup(ctx, t, { name: 'G' });
+    await addMembership(ctx, t, group, c.id);
+    await addMembership(ctx, t, group, other.id);
+    await withTenant(ctx.db, t.id, async (tx) => {
+      await tx.insert(groupMembershipRequests).values({ tenantId: t.id, groupId: group.id, contactId: c.id });
+      const [event] = await tx.insert(events).values({ tenantId: t.id, name: 'Service', startDate: '2026-01-04', endDate: '2026-01-04' }).returning();
+      await tx.insert(eventRegistrations).values([{ tenantId: t.id, eventId: event.id, contactId: c.id }, { tenantId: t.id, eventId: event.id, contactId: other.id }]);
+      await tx.insert(attendanceRecords).values({ tenantId: t.id, eventId: event.id, contactId: c.id });
+      const [activity] = await tx.insert(eventActivities).values({ tenantId: t.id, eventId: event.id, activityType: 'Salvation' }).returning();
+      await tx.insert(eventActivityContacts).values([{ tenantId: t.id, activityId: activity.id, contactId: c.id }, { tenantId: t.id, activityId: activity.id, contactId: other.id }]);
+    });
     const res = await a.delete(`/api/crm/contacts/${c.id}`);
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
-    const tables = ['persons', 'contact_emails', 'contact_phones', 'contact_addresses', 'contact_occasions', 'contact_identifications', 'contact_requests', 'group_memberships'];
-    for (const table of tables) {
-      const r = (await ctx.db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = ${t.id} AND contact_id = ${c.id}`))) as unknown as { rows: { n: number }[] };
-      expect(Number(r.rows[0].n), table).toBe(0);
-    }
+    const tables = [
+      'persons', 'contact_emails', 'contact_phones', 'contact_addresses', 'contact_occasions', 'contact_identifications', 'contact_requests',
+      'group_memberships', 'group_membership_requests', 'event_registrations', 'attendance_records', 'event_activity_contacts',
+    ];
+    const countOf = async (table: string, contactId: number) => {
+      const r = (await ctx.db.execute(sql.raw(`SELECT count(*)::int AS n FROM ${table} WHERE tenant_id = ${t.id} AND contact_id = ${contactId}`))) as unknown as { rows: { n: number }[] };
+      return Number(r.rows[0].n);
+    };
+    for (const table of tables) expect(await countOf(table, c.id), table).toBe(0);
+    // The other contact's rows in the same group and event stay.
+    for (const table of ['group_memberships', 'event_registrations', 'event_activity_contacts', 'persons']) expect(await countOf(table, other.id), table).toBe(1);
     const rel = (await ctx.db.execute(sql`SELECT count(*)::int AS n FROM contact_relationships WHERE tenant_id = ${t.id} AND (contact_id = ${c.id} OR related_contact_id = ${c.id})`)) as unknown as { rows: { n: number }[] };
     expect(Number(rel.rows[0].n)).toBe(0);
     expect((await a.get(`/api/crm/contacts/${c.id}`)).statusCode).toBe(404);
