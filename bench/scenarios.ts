@@ -51,11 +51,12 @@ function newContactRequest(): HttpRequest {
 function attendanceRequests(ds: Dataset): () => HttpRequest {
   let i = 0;
   const span = ds.contactIds.last - ds.contactIds.first + 1;
+  const count = Math.min(100, span);
   return () => {
     i++;
     const eventId = ds.eventIds[1 + (i % (ds.eventIds.length - 1))];
-    const start = ds.contactIds.first + ((i * 7_919) % Math.max(1, span - 100));
-    return { method: 'POST', path: `/api/events/${eventId}/attendance`, body: { contactIds: Array.from({ length: 100 }, (_, k) => start + k) } };
+    const start = ds.contactIds.first + ((i * 7_919) % Math.max(1, span - count + 1));
+    return { method: 'POST', path: `/api/events/${eventId}/attendance`, body: { contactIds: Array.from({ length: count }, (_, k) => start + k) } };
   };
 }
 
