@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
-import { openDb } from './db/client.js';
+import { DatabaseLockedError, openDb } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { AppError } from './lib/errors.js';
 import { DEMO_SLUG, seedDemoTenant } from './modules/tenants/demo-seed.js';
@@ -105,7 +105,7 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
     console.error(`${(err as Error).message}\n\n${USAGE}`);
-  } else if (err instanceof AppError || err instanceof ConfigError) {
+  } else if (err instanceof AppError || err instanceof ConfigError || err instanceof DatabaseLockedError) {
     console.error(`Error: ${err.message}`);
   } else {
     console.error(err);

@@ -58,6 +58,9 @@ export async function openDb(config: DbConfig): Promise<AppDb> {
   }
 }
 
+/** The PGlite data directory is in use: a message for the operator, not a crash. */
+export class DatabaseLockedError extends Error {}
+
 /**
  * PGlite takes no lock of its own, and two processes on one data directory corrupt it.
  * The lock file holds the owner's pid; a lock left by a dead process is taken over.
@@ -68,7 +71,7 @@ export function lockDataDir(dataDir: string): { release(): void } {
   // Our own pid in the file is a stale lock (a container restarts as pid 1 again), unless this very
   // process holds it: that is remembered in memory.
   const key = path.resolve(file);
-  if (heldLocks.has(key)) throw new Error(`The database in ${dataDir} is already open in this process.`);
+  if (heldLocks.has(key)) throw new DatabaseLockedError(`The database in ${dataDir} is already open in this process.`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
@@ -86,7 +89,7 @@ export function lockDataDir(dataDir: string): { release(): void } {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const owner = Number(fs.readFileSync(file, 'utf8').trim());
       if (isAlive(owner) && owner !== process.pid) {
-        throw new Error(
+        throw new DatabaseLockedError(
           `The database in ${dataDir} is in use by another Parish process (pid ${owner}). ` +
             'Stop it first, or set DATA_DIR to another directory.',
         );

@@ -116,6 +116,11 @@ describe('parish CLI', { timeout: 120_000 }, () => {
 
     const second = await startServer(port);
     expect((await login()).status).toBe(200);
+    // A second process on the same data directory is refused with a clear message.
+    const intruder = await cli('migrate');
+    expect(intruder.code).not.toBe(0);
+    expect(intruder.stderr).toContain(`in use by another Parish process (pid ${second.pid})`);
+    expect(intruder.stderr).not.toMatch(/\n\s+at /);
     second.kill('SIGTERM');
     const code = await new Promise((r) => second.once('exit', r));
     expect(code).toBe(0);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lockDataDir } from '../../src/db/client.js';
+import { DatabaseLockedError, lockDataDir } from '../../src/db/client.js';
 
 const dirs: string[] = [];
 function tempDir() {
@@ -34,6 +34,7 @@ describe('lockDataDir', () => {
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
       fs.writeFileSync(path.join(dir, 'parish.lock'), String(sleeper.pid));
+      expect(() => lockDataDir(dir)).toThrow(DatabaseLockedError);
       expect(() => lockDataDir(dir)).toThrow(new RegExp(`in use by another Parish process \\(pid ${sleeper.pid}\\)`));
       // The other process's lock is left alone.
       expect(fs.readFileSync(path.join(dir, 'parish.lock'), 'utf8')).toBe(String(sleeper.pid));
