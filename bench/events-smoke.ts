@@ -155,6 +155,9 @@ async function main() {
     const total = (await asAdmin('GET', '/api/events')).json().total;
     console.log(`list total as admin: ${total}; as leader: ${(await asLeader('GET', '/api/events')).json().total}`);
     const results: Record<string, number> = {};
+    // Baselines: what any request costs on this machine right now (the box may be shared and busy).
+    await measure('baseline GET /api/health (no auth, no tx)', 200, async () => void (await app.inject({ url: '/api/health' })));
+    await measure('baseline GET /api/events/categories (6 rows)', 200, async () => void (await asAdmin('GET', '/api/events/categories')));
     results.list = await measure('GET /api/events (admin, page 1)', 200, async () => void (await asAdmin('GET', '/api/events')));
     await measure('GET /api/events (admin, pages 1..50)', 200, async (i) => void (await asAdmin('GET', `/api/events?page=${(Math.abs(i) % 50) + 1}`)));
     await measure('GET /api/events?from&to (admin, one month)', 200, async () => void (await asAdmin('GET', '/api/events?from=2025-06-01&to=2025-06-30')));

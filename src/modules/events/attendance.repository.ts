@@ -2,12 +2,12 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { companies, attendanceRecords as t, persons } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
-import { companyJoin, contactRefColumns, personJoin } from './contact-refs.repository.js';
+import { companyJoin, contactRefColumns, epochMs, isoOf, personJoin } from './contact-refs.repository.js';
 import type { AttendanceItem } from './events.schemas.js';
 
 function selectAttendance(tx: Db, tenantId: number, eventId: number) {
   return tx
-    .select({ id: t.id, eventId: t.eventId, contactId: t.contactId, attendedAt: t.attendedAt, ...contactRefColumns })
+    .select({ id: t.id, eventId: t.eventId, contactId: t.contactId, attendedAt: epochMs(t.attendedAt), ...contactRefColumns })
     .from(t)
     .leftJoin(persons, personJoin(tenantId, t.contactId))
     .leftJoin(companies, companyJoin(tenantId, t.contactId))
@@ -22,8 +22,13 @@ const toItem = (r: Row): AttendanceItem => ({
   eventId: r.eventId as number,
   contactId: r.contactId,
   contact: { id: r.contactId, firstName: r.firstName, lastName: r.lastName },
-  attendedAt: r.attendedAt.toISOString(),
+  attendedAt: isoOf(r.attendedAt),
 });
+
+/** Every attendance record of the event (single event read). */
+export async function allAttendance(tx: Db, tenantId: number, eventId: number): Promise<AttendanceItem[]> {
+  return (await selectAttendance(tx, tenantId, eventId)).map(toItem);
+}
 
 export async function pageAttendance(tx: Db, tenantId: number, eventId: number, page: Page) {
   const rows = await selectAttendance(tx, tenantId, eventId).limit(page.limit).offset(page.offset);

@@ -2,12 +2,12 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { companies, eventRegistrations as t, persons } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
-import { companyJoin, contactRefColumns, personJoin } from './contact-refs.repository.js';
+import { companyJoin, contactRefColumns, epochMs, isoOf, personJoin } from './contact-refs.repository.js';
 import type { RegistrationItem } from './events.schemas.js';
 
 function selectRegistrations(tx: Db, tenantId: number, eventId: number) {
   return tx
-    .select({ id: t.id, eventId: t.eventId, contactId: t.contactId, createdAt: t.createdAt, ...contactRefColumns })
+    .select({ id: t.id, eventId: t.eventId, contactId: t.contactId, createdAt: epochMs(t.createdAt), ...contactRefColumns })
     .from(t)
     .leftJoin(persons, personJoin(tenantId, t.contactId))
     .leftJoin(companies, companyJoin(tenantId, t.contactId))
@@ -22,8 +22,13 @@ const toItem = (r: Row): RegistrationItem => ({
   eventId: r.eventId,
   contactId: r.contactId,
   contact: { id: r.contactId, firstName: r.firstName, lastName: r.lastName },
-  createdAt: r.createdAt.toISOString(),
+  createdAt: isoOf(r.createdAt),
 });
+
+/** Every registration of the event (single event read). */
+export async function allRegistrations(tx: Db, tenantId: number, eventId: number): Promise<RegistrationItem[]> {
+  return (await selectRegistrations(tx, tenantId, eventId)).map(toItem);
+}
 
 export async function pageRegistrations(tx: Db, tenantId: number, eventId: number, page: Page) {
   const rows = await selectRegistrations(tx, tenantId, eventId).limit(page.limit).offset(page.offset);
