@@ -99,6 +99,20 @@ describe('groups: errors', () => {
     expect((await a.get(`/api/groups?ancestorId=${tree.zoneA.id}`)).json().total).toBe(3);
   });
 
+  it('two concurrent crossing moves cannot make a cycle: one wins, the other is 409', async () => {
+    const t = await newTenant(ctx);
+    const a = api(ctx.app, t.admin.token);
+    for (let round = 0; round < 3; round++) {
+      const x = await newGroup(ctx, t, { name: `X${round}`, category: 'Church' });
+      const y = await newGroup(ctx, t, { name: `Y${round}`, category: 'Church' });
+      const [r1, r2] = await Promise.all([a.put(`/api/groups/${x.id}`, { parentId: y.id }), a.put(`/api/groups/${y.id}`, { parentId: x.id })]);
+      expect([r1.statusCode, r2.statusCode].sort()).toEqual([200, 409]);
+      const rx = (await a.get(`/api/groups/${x.id}`)).json();
+      const ry = (await a.get(`/api/groups/${y.id}`)).json();
+      expect([rx.parent?.id ?? null, ry.parent?.id ?? null].filter((p) => p !== null)).toHaveLength(1);
+    }
+  });
+
   it('DELETE is 409 naming sub-groups, active memberships and hosted events', async () => {
     const t = await newTenant(ctx);
     const a = api(ctx.app, t.admin.token);

@@ -59,7 +59,7 @@ const groupFields = {
   parentId: Type.Optional(NullableInput(Id)),
   privacy: Type.Optional(Privacy),
   details: Type.Optional(NullableInput(LongText)),
-  address: Type.Optional(Nullable(AddressBody)),
+  address: Type.Optional(NullableInput(AddressBody)),
   metaData: Type.Optional(MetaData),
 };
 export const CreateGroupBody = Body({ name: Name, ...groupFields });
