@@ -27,6 +27,8 @@ export const contacts = pgTable(
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
     index('contacts_order_idx').on(t.tenantId, t.sortLast, t.sortFirst, t.id),
     index('contacts_category_order_idx').on(t.tenantId, t.category, t.sortLast, t.sortFirst, t.id),
+    // Narrow: list totals (count(*) by tenant, category, status) as index-only scans, not heap scans.
+    index('contacts_count_idx').on(t.tenantId, t.category, t.status),
     index('contacts_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('contacts_phone_trgm_idx').using('gin', sql`${t.phoneDigits} gin_trgm_ops`),
   ],
