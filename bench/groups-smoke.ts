@@ -174,6 +174,8 @@ async function main() {
     const moved = await get(`/api/groups?ancestorId=${moving}&limit=1`, adminAuth);
     console.log(`leader sees ${visible.total} groups; location subtree ${subtree.total}; moved subtree ${moved.total + 1} groups`);
 
+    // The floor under the current machine load: an authenticated request with one tiny query.
+    await measure('baseline (GET /api/groups/categories)', 200, async () => { await get('/api/groups/categories', leader); }, 15);
     await measure("leader's visible groups (GET /api/groups)", 200, async () => { await get('/api/groups', leader); }, 15);
     await measure('leader, page 50 (GET /api/groups?page=50)', 200, async () => { await get('/api/groups?page=50', leader); }, 15);
     await measure('subtree (GET /api/groups?ancestorId=location)', 200, async () => { await get(`/api/groups?ancestorId=${s.locationId}`, adminAuth); }, 10);

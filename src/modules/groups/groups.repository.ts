@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { events, groupCategories, groupMemberships, groups } from '../../db/schema/index.js';
@@ -66,24 +66,41 @@ const ORDER: Record<string, SQL[]> = {
   '-id': [desc(groups.id)],
 };
 
+/**
+ * The page and the total in ONE round trip: the count is an uncorrelated sub-select (computed once);
+ * only a page past the end, which has no row to carry it, needs a second query.
+ */
+async function pageWithTotal<T extends { total: number }>(tx: Db, rows: T[], where: SQL | undefined) {
+  const total = rows.length > 0 ? Number(rows[0].total) : await tx.$count(groups, where);
+  return { rows, total };
+}
+
 export async function listGroups(tx: Db, tenantId: number, filters: SQL[], page: Page, sort = 'name') {
   const where = and(eq(groups.tenantId, tenantId), ...filters);
-  const rows = await selectGroups(tx, tenantId).where(where).orderBy(...ORDER[sort]).limit(page.limit).offset(page.offset);
-  const [{ total }] = await tx.select({ total: count() }).from(groups).where(where);
+  const rows = await tx
+    .select({ ...groupColumns, total: tx.$count(groups, where) })
+    .from(groups)
+    .innerJoin(groupCategories, and(eq(groupCategories.tenantId, groups.tenantId), eq(groupCategories.id, groups.categoryId)))
+    .leftJoin(parent, and(eq(parent.tenantId, groups.tenantId), eq(parent.id, groups.parentId)))
+    .where(where)
+    .orderBy(...ORDER[sort])
+    .limit(page.limit)
+    .offset(page.offset);
+  const { total } = await pageWithTotal(tx, rows, where);
   return { rows: rows.map(toGroupOut), total };
 }
 
 export async function listCombo(tx: Db, tenantId: number, filters: SQL[], page: Page) {
   const where = and(eq(groups.tenantId, tenantId), ...filters);
   const rows = await tx
-    .select({ id: groups.id, name: groups.name, categoryId: groups.categoryId, parentId: groups.parentId })
+    .select({ id: groups.id, name: groups.name, categoryId: groups.categoryId, parentId: groups.parentId, total: tx.$count(groups, where) })
     .from(groups)
     .where(where)
     .orderBy(asc(groups.name), asc(groups.id))
     .limit(page.limit)
     .offset(page.offset);
-  const [{ total }] = await tx.select({ total: count() }).from(groups).where(where);
-  return { rows, total };
+  const { total } = await pageWithTotal(tx, rows, where);
+  return { rows: rows.map(({ total: _t, ...r }) => r), total };
 }
 
 /** Strict descendants of a path: `path LIKE '/1/5/%'` minus the node itself (index-served). */
