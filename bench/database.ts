@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDb, type AppDb } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
@@ -44,6 +45,10 @@ export async function prepareDatabase(opts: BenchDbOptions): Promise<{ appDb: Ap
   if (opts.reuse && fs.existsSync(file)) {
     opts.log(`reusing the loaded database (${file})`);
     const appDb = await openDb({ databaseUrl: opts.databaseUrl, dataDir: opts.dataDir, poolSize: 10 });
+    // Migrations added since the load (new indexes, functions) apply to the kept data too.
+    await migrate(appDb);
+    await syncSystemRoles(appDb.db);
+    await appDb.db.execute(sql`vacuum analyze`);
     return { appDb, dataset: JSON.parse(fs.readFileSync(file, 'utf8')), loadSeconds: null };
   }
   if (opts.databaseUrl) {
