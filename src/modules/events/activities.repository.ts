@@ -1,9 +1,9 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { companies, eventActivities as a, eventActivityContacts as ac, persons } from '../../db/schema/index.js';
 import type { ACTIVITY_TYPES } from '../../db/schema/enums.js';
 import type { Page } from '../../lib/pagination.js';
-import { companyJoin, contactRefColumns, personJoin } from './contact-refs.repository.js';
+import { companyJoin, contactRefColumns, idArray, personJoin } from './contact-refs.repository.js';
 import type { ActivityItem, ContactRef } from './events.schemas.js';
 
 const activityColumns = { id: a.id, eventId: a.eventId, activityType: a.activityType, notes: a.notes, createdAt: a.createdAt };
@@ -52,6 +52,7 @@ export async function insertActivity(
   input: { activityType: ActivityType; notes: string | null; contactIds: readonly number[] },
 ): Promise<ActivityItem> {
   const [row] = await tx.insert(a).values({ tenantId, eventId, activityType: input.activityType, notes: input.notes }).returning(activityColumns);
-  await tx.insert(ac).values(input.contactIds.map((contactId) => ({ tenantId, activityId: row.id, contactId })));
+  await tx.execute(sql`INSERT INTO event_activity_contacts (tenant_id, activity_id, contact_id)
+    SELECT ${tenantId}::bigint, ${row.id}::bigint, c FROM unnest(${idArray(input.contactIds)}) AS c`);
   return (await withContacts(tx, tenantId, [row]))[0];
 }

@@ -1,8 +1,8 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { companies, attendanceRecords as t, persons } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
-import { companyJoin, contactRefColumns, epochMs, isoOf, personJoin } from './contact-refs.repository.js';
+import { companyJoin, contactRefColumns, epochMs, idArray, isoOf, personJoin } from './contact-refs.repository.js';
 import type { AttendanceItem } from './events.schemas.js';
 
 function selectAttendance(tx: Db, tenantId: number, eventId: number) {
@@ -36,14 +36,17 @@ export async function pageAttendance(tx: Db, tenantId: number, eventId: number, 
   return { items: rows.map(toItem), total: Number(total) };
 }
 
-/** One multi-row insert; contacts already present are left out of the result. */
+/**
+ * One INSERT ... SELECT over the id array, ON CONFLICT DO NOTHING: contacts already there are
+ * left out of the result. (Raw SQL: bigints come back as strings on pg, hence Number.)
+ */
 export async function insertAttendance(tx: Db, tenantId: number, eventId: number, contactIds: readonly number[]) {
-  const rows = await tx
-    .insert(t)
-    .values(contactIds.map((contactId) => ({ tenantId, eventId, contactId })))
-    .onConflictDoNothing()
-    .returning({ id: t.id, contactId: t.contactId, at: t.attendedAt });
-  return rows;
+  const result = await tx.execute(sql`INSERT INTO attendance_records (tenant_id, event_id, contact_id)
+    SELECT ${tenantId}::bigint, ${eventId}::bigint, c FROM unnest(${idArray(contactIds)}) AS c
+    ON CONFLICT DO NOTHING
+    RETURNING id, contact_id, floor(extract(epoch from attended_at) * 1000)::float8 AS at`);
+  const rows = (result as unknown as { rows: { id: string | number; contact_id: string | number; at: number }[] }).rows;
+  return rows.map((r) => ({ id: Number(r.id), contactId: Number(r.contact_id), at: Number(r.at) }));
 }
 
 export async function deleteAttendance(tx: Db, tenantId: number, eventId: number, id: number): Promise<boolean> {

@@ -3,7 +3,7 @@ import { NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type Page, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import * as attendance from './attendance.repository.js';
-import { findContactRefs } from './contact-refs.repository.js';
+import { findContactRefs, isoOf } from './contact-refs.repository.js';
 import { readableEvent, writableEvent } from './event-access.js';
 import type { AttendanceItem, ContactRef, RegistrationItem, Skipped } from './events.schemas.js';
 import * as registrations from './registrations.repository.js';
@@ -17,8 +17,8 @@ interface RosterStore<T> {
   entity: string;
   skipReason: string;
   page(tx: Db, tenantId: number, eventId: number, page: Page): Promise<{ items: T[]; total: number }>;
-  insert(tx: Db, tenantId: number, eventId: number, contactIds: readonly number[]): Promise<{ id: number; contactId: number; at: Date }[]>;
-  toItem(row: { id: number; contactId: number; at: Date }, eventId: number, contact: ContactRef): T;
+  insert(tx: Db, tenantId: number, eventId: number, contactIds: readonly number[]): Promise<{ id: number; contactId: number; at: number }[]>;
+  toItem(row: { id: number; contactId: number; at: number }, eventId: number, contact: ContactRef): T;
   remove(tx: Db, tenantId: number, eventId: number, id: number): Promise<boolean>;
 }
 
@@ -27,7 +27,7 @@ const registrationStore: RosterStore<RegistrationItem> = {
   skipReason: 'already registered',
   page: registrations.pageRegistrations,
   insert: registrations.insertRegistrations,
-  toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, createdAt: r.at.toISOString() }),
+  toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, createdAt: isoOf(r.at) }),
   remove: registrations.deleteRegistration,
 };
 
@@ -36,7 +36,7 @@ const attendanceStore: RosterStore<AttendanceItem> = {
   skipReason: 'already present',
   page: attendance.pageAttendance,
   insert: attendance.insertAttendance,
-  toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, attendedAt: r.at.toISOString() }),
+  toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, attendedAt: isoOf(r.at) }),
   remove: attendance.deleteAttendance,
 };
 
