@@ -42,6 +42,14 @@ describe('tenant seeding', () => {
     expect(await ctx.db.select().from(tenants).where(eq(tenants.slug, 'fine-slug'))).toEqual([]);
   });
 
+  it('concurrent creates of one slug: one wins, the other is the same clear conflict', async () => {
+    const input = { slug: 'race-church', name: 'Race', adminUsername: 'admin', adminPassword: PASSWORD };
+    const results = await Promise.allSettled([createTenant(ctx.db, input), createTenant(ctx.db, input)]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(rejected.reason.message).toBe('A tenant with slug race-church already exists');
+  });
+
   it('syncSystemRoles gives every Admin role the whole catalog again', async () => {
     const t = await newTenant(ctx);
     await ctx.db.update(roles).set({ permissions: ['contacts:read'] }).where(and(eq(roles.tenantId, t.id), eq(roles.name, 'Admin')));

@@ -48,7 +48,11 @@ export async function createTenant(db: Db, input: NewTenant) {
   if (await repo.findTenantBySlug(db, slug)) throw new ConflictError(`A tenant with slug ${slug} already exists`);
   const passwordHash = await hashPassword(input.adminPassword);
   return transaction(db, async (tx) => {
-    const tenant = await repo.insertTenant(tx, { slug, name: input.name.trim(), allowRegistration: input.allowRegistration });
+    // A concurrent create of the same slug loses on the unique index: the same message as above.
+    const tenant = await repo.insertTenant(tx, { slug, name: input.name.trim(), allowRegistration: input.allowRegistration }).catch((err: unknown) => {
+      if (isUniqueViolation(err)) throw new ConflictError(`A tenant with slug ${slug} already exists`);
+      throw err;
+    });
     await bindTenant(tx, tenant.id);
     const tenantId = tenant.id;
     await tx.insert(groupCategories).values(HIERARCHY_CATEGORIES.map((c) => ({ tenantId, ...c, purpose: 'Hierarchy' })));
@@ -59,6 +63,13 @@ export async function createTenant(db: Db, input: NewTenant) {
     const admin = await insertUser(tx, tenantId, { username: input.adminUsername, email: input.adminEmail ?? null, passwordHash, contactId, roleIds });
     return { tenant, admin };
   });
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
+    if (e.code === '23505') return true;
+  }
+  return false;
 }
 
 /** Checks a new tenant's input (the CLI calls it before opening the database); returns the slug. */
