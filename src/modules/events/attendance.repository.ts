@@ -2,6 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { companies, attendanceRecords as t, persons } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
+import { rosterRows } from './roster-read.repository.js';
 import { companyJoin, contactRefColumns, epochMs, idArray, isoOf, personJoin } from './contact-refs.repository.js';
 import type { AttendanceItem } from './events.schemas.js';
 
@@ -25,9 +26,9 @@ const toItem = (r: Row): AttendanceItem => ({
   attendedAt: isoOf(r.attendedAt),
 });
 
-/** Every attendance record of the event (single event read). */
+/** Every record of the event (single event read). */
 export async function allAttendance(tx: Db, tenantId: number, eventId: number): Promise<AttendanceItem[]> {
-  return (await selectAttendance(tx, tenantId, eventId)).map(toItem);
+  return (await rosterRows(tx, 'attendance', tenantId, eventId)).map(({ at, ...r }) => ({ ...r, attendedAt: isoOf(at) }));
 }
 
 export async function pageAttendance(tx: Db, tenantId: number, eventId: number, page: Page) {
