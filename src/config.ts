@@ -20,8 +20,8 @@ export interface Config {
   nodeEnv: string;
   logLevel: string;
   corsOrigins: string[] | boolean;
-  /** false, a hop count, or the proxy addresses/CIDRs (comma-separated). */
-  trustProxy: string | number | boolean;
+  /** false, the proxy addresses/CIDRs (comma-separated), or a hop count as a predicate. */
+  trustProxy: string | boolean | ((address: string, hop: number) => boolean);
   authRateLimit: AuthRateLimit;
 }
 
@@ -106,10 +106,13 @@ function logLevel(raw: string): string {
   return raw;
 }
 
-function trustProxy(raw: string | undefined): string | number | boolean {
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
   if (!raw || raw === 'false') return false;
-  // A number is a hop count (trust that many proxies in front of the server).
-  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  // A number is a hop count: trust that many proxies in front of the server.
+  if (/^\d{1,2}$/.test(raw)) {
+    const hops = Number(raw);
+    return (_address, hop) => hop < hops;
+  }
   if (raw === 'true') {
     throw new ConfigError('TRUST_PROXY must name the proxy addresses (e.g. 127.0.0.1 or 10.0.0.0/8), not "true"');
   }

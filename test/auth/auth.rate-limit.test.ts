@@ -75,6 +75,14 @@ describe('per-IP limit', () => {
     expect((await post('/api/auth/logout', { refreshToken: 'x' }, ip)).statusCode).toBe(204);
   });
 
+  it('X-Forwarded-For does not get around the limit when no proxy is trusted', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 6; i++) {
+      const res = await ctx.app.inject({ method: 'POST', url: '/api/auth/login', payload: {}, remoteAddress: ip, headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+      expect(res.statusCode).toBe(i < 5 ? 400 : 429);
+    }
+  });
+
   it('the per-IP limit applies before validation and hashing (bad bodies count too)', async () => {
     const ip = freshIp();
     for (let i = 0; i < 5; i++) expectError(await post('/api/auth/login', { nonsense: true }, ip), 400);

@@ -68,7 +68,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY must name the proxy addresses/);
     expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
-    expect(loadConfig({ DATA_DIR: dir, TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    const oneHop = loadConfig({ DATA_DIR: dir, TRUST_PROXY: '1' }).trustProxy as (a: string, hop: number) => boolean;
+    expect(typeof oneHop).toBe('function');
+    expect([oneHop('10.0.0.1', 0), oneHop('10.0.0.2', 1)]).toEqual([true, false]);
   });
 
   it('parses the other variables', () => {
