@@ -3,7 +3,7 @@ import {
   CIVIL_STATUSES, CONTACT_CATEGORIES, CONTACT_STATUSES, GENDERS, IDENTIFICATION_TYPES, MEMBERSHIP_ROLES,
   OCCASION_TYPES, RELATIONSHIP_TYPES, REQUEST_STATUSES, REQUEST_TYPES,
 } from '../../db/schema/enums.js';
-import { Body, DateString, Email, Id, Instant, LongText, Name, Nullable, PageQueryProps, ShortText, StringEnum } from '../../lib/schemas.js';
+import { Body, DATE_PATTERN, DateString, Email, Id, Instant, Name, Nullable, PageQueryProps, StringEnum } from '../../lib/schemas.js';
 
 /** Wire format of /api/crm contacts (spec "Contact", api-contract §5). */
 
@@ -11,29 +11,37 @@ export const Category = StringEnum(CONTACT_CATEGORIES);
 export const Status = StringEnum(CONTACT_STATUSES, { description: 'A new contact is Active' });
 export const Gender = StringEnum(GENDERS);
 
-const Opt = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
+/*
+ * Optional inputs that also accept null (to clear a value on PUT). Declared with the `nullable`
+ * keyword rather than a union, so a bad value is reported by its own rule ("must be a date",
+ * "must be one of") instead of by the null branch, and coercion never turns null into ''.
+ */
+const OptText = (maxLength: number) => Type.Optional(Type.Unsafe<string | null>({ type: 'string', nullable: true, maxLength }));
+const OptDate = Type.Optional(Type.Unsafe<string | null>({ type: 'string', nullable: true, format: 'date', pattern: DATE_PATTERN }));
+const OptEnum = <const T extends readonly string[]>(values: T) =>
+  Type.Optional(Type.Unsafe<T[number] | null>({ type: 'string', nullable: true, enum: [...values, null] }));
 const PhoneText = Type.String({ minLength: 1, maxLength: 50, pattern: '[0-9]', description: 'Free text with at least one digit' });
 
 const personOptional = {
-  middleName: Opt(ShortText),
-  gender: Opt(Gender),
-  civilStatus: Opt(StringEnum(CIVIL_STATUSES)),
-  dateOfBirth: Opt(DateString),
-  occupation: Opt(ShortText),
+  middleName: OptText(200),
+  gender: OptEnum(GENDERS),
+  civilStatus: OptEnum(CIVIL_STATUSES),
+  dateOfBirth: OptDate,
+  occupation: OptText(200),
 };
 export const PersonInput = Body({ firstName: Name, lastName: Name, ...personOptional });
 export const PersonPatch = Body({ firstName: Type.Optional(Name), lastName: Type.Optional(Name), ...personOptional });
 
-const companyOptional = { industry: Opt(ShortText), website: Opt(ShortText) };
+const companyOptional = { industry: OptText(200), website: OptText(200) };
 export const CompanyInput = Body({ name: Name, ...companyOptional });
 export const CompanyPatch = Body({ name: Type.Optional(Name), ...companyOptional });
 
 const IsPrimary = Type.Optional(Type.Boolean({ description: 'At most one per array; when none is marked the first is primary' }));
 export const EmailInput = Body({ value: Email, isPrimary: IsPrimary });
 export const PhoneInput = Body({ value: PhoneText, isPrimary: IsPrimary });
-export const AddressInput = Body({ street: Opt(ShortText), city: Opt(ShortText), country: Opt(ShortText), isPrimary: IsPrimary });
-export const OccasionInput = Body({ type: StringEnum(OCCASION_TYPES), date: DateString, details: Opt(LongText) });
-export const IdentificationInput = Body({ type: StringEnum(IDENTIFICATION_TYPES), value: Name, issuedBy: Opt(ShortText), expiresOn: Opt(DateString) });
+export const AddressInput = Body({ street: OptText(200), city: OptText(200), country: OptText(200), isPrimary: IsPrimary });
+export const OccasionInput = Body({ type: StringEnum(OCCASION_TYPES), date: DateString, details: OptText(5000) });
+export const IdentificationInput = Body({ type: StringEnum(IDENTIFICATION_TYPES), value: Name, issuedBy: OptText(200), expiresOn: OptDate });
 
 export const MAX_ITEMS = 20;
 const arrays = {
