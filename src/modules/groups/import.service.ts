@@ -10,7 +10,7 @@ import { loadGroupNames, loadPaths } from './import.repository.js';
 import { planImport, type ImportInputRow, type PlannedCreate } from './import.plan.js';
 
 /** Rows written per statement and transaction: small enough never to stall PGlite's single thread. */
-export const IMPORT_BATCH = 500;
+export const IMPORT_BATCH = 250;
 
 const CSV_COLUMNS: Record<string, keyof ImportInputRow> = {
   name: 'name', category: 'category', parentname: 'parentName', parent_name: 'parentName', parent: 'parentName',
