@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { prepareDatabase, dropDatabase } from './database.js';
 import { measureImport, measureLogin } from './extras.js';
 import { captureAuth, login, measureScenario, type RunSettings, type ScenarioResult } from './measure.js';
-import { renderReport, type Report } from './report.js';
+import { renderReport, type ExplainedStatement, type Report } from './report.js';
 import { SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
 import { isSizeName } from './sizes.js';
@@ -103,8 +103,8 @@ async function main() {
       report.rss.maxUnderLoad = Math.max(report.rss.maxUnderLoad, result.maxRss ?? 0);
     }
     if (server.kind === 'postgres') {
-      for (const id of GROWTH.filter((g) => report.scenarios.some((s) => s.scenario.id === g && !s.skipped))) {
-        report.plans[id] = await server.call<string[]>('explain', { name: id, tenantId: dataset.tenantId });
+      for (const s of report.scenarios.filter((s) => s.scenario.kind === 'read' && s.sql?.length)) {
+        report.plans[s.scenario.id] = await server.call<ExplainedStatement[]>('explain', { name: s.scenario.id, tenantId: dataset.tenantId });
       }
     }
     if (chosen.has('11')) {
@@ -118,6 +118,8 @@ async function main() {
     }
     report.rss.idleAfter = await server.call<number>('gc');
   } finally {
+    // Let requests still in flight from the last autocannon run finish before the pool closes.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     await server.stop();
     if (args.drop && url) await dropDatabase(url);
   }

@@ -77,19 +77,27 @@ await new Promise<void>((resolve) => rawServer.listen(0, '127.0.0.1', resolve));
 
 type Message = { id: number; cmd: string; name?: string; tenantId?: number };
 
-async function explain(name: string, tenantId: number): Promise<string[]> {
+const executionMs = (plan: string) => Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? NaN);
+
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of a scenario's statements twice: as the service runs them (in a
+ * transaction bound to the tenant, as app_user under RLS) and as the raw ceiling does (no RLS).
+ * Plans can differ: RLS keeps non-leakproof operators (LIKE, ILIKE) out of index conditions.
+ */
+async function explain(name: string, tenantId: number) {
   const client = await pool.connect();
   try {
-    const plans = [];
+    const out = [];
     for (const q of raw.get(name) ?? []) {
-      // As the service runs it: inside a transaction bound to the tenant, under RLS.
+      const text = `explain (analyze, buffers) ${q.text}`;
       await client.query('begin');
       await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'app_user', true)`, [String(tenantId)]);
-      const { rows } = await client.query({ text: `explain (analyze, buffers) ${q.text}`, values: q.values });
+      const rls = (await client.query({ text, values: q.values })).rows.map((r) => r['QUERY PLAN']).join('\n');
       await client.query('rollback');
-      plans.push(`${q.text}\n-- params: ${JSON.stringify(q.values)}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+      const bare = (await client.query({ text, values: q.values })).rows.map((r) => r['QUERY PLAN']).join('\n');
+      out.push({ sql: q.text, params: JSON.stringify(q.values), plan: rls, rlsMs: executionMs(rls), rawMs: executionMs(bare) });
     }
-    return plans;
+    return out;
   } finally {
     client.release();
   }
