@@ -9,7 +9,7 @@ import type { Db } from './db/client.js';
 import { logMailer, smtpMailer, type Mailer } from './lib/mailer.js';
 import { accessTokenSigner, authPlugin } from './plugins/auth.js';
 import { docsPlugin } from './plugins/docs.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { contactsRoutes } from './modules/contacts/contacts.routes.js';
@@ -50,7 +50,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     bodyLimit: MB,
     requestTimeout: 30_000,
-    ajv: { customOptions: { removeAdditional: true, useDefaults: true, coerceTypes: 'array', allErrors: false } },
+    // Errors raised before routing (malformed URL encoding, over-long path parameters) keep the error shape.
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const mailer = deps.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl) : logMailer(app.log));
