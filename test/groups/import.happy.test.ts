@@ -105,7 +105,6 @@ describe('groups import: happy paths', () => {
     const started = Date.now();
     const res = await api(ctx.app, t.admin.token).post('/api/groups/import', { groups: rows });
     const elapsed = Date.now() - started;
-    console.log(`import of 5000 rows: ${elapsed} ms`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ total: 5000, created: 5000, skipped: 0, failed: 0, errors: [] });
     expect(elapsed).toBeLessThan(20_000);
