@@ -2,7 +2,6 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { companies, attendanceRecords as t, persons } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
-import { rosterRows } from './roster-read.repository.js';
 import { companyJoin, contactRefColumns, epochMs, idArray, isoOf, personJoin } from './contact-refs.repository.js';
 import type { AttendanceItem } from './events.schemas.js';
 
@@ -25,11 +24,6 @@ const toItem = (r: Row): AttendanceItem => ({
   contact: { id: r.contactId, firstName: r.firstName, lastName: r.lastName },
   attendedAt: isoOf(r.attendedAt),
 });
-
-/** Every record of the event (single event read). */
-export async function allAttendance(tx: Db, tenantId: number, eventId: number): Promise<AttendanceItem[]> {
-  return (await rosterRows(tx, 'attendance', tenantId, eventId)).map(({ at, ...r }) => ({ ...r, attendedAt: isoOf(at) }));
-}
 
 export async function pageAttendance(tx: Db, tenantId: number, eventId: number, page: Page) {
   const rows = await selectAttendance(tx, tenantId, eventId).limit(page.limit).offset(page.offset);

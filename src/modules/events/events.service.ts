@@ -4,10 +4,9 @@ import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { isGroupVisible, loadGroupScope } from '../groups/groups.visibility.js';
 import { allActivities } from './activities.repository.js';
-import { allAttendance } from './attendance.repository.js';
 import { assertHostable, readableEvent, writableEvent } from './event-access.js';
 import * as repo from './events.repository.js';
-import { allRegistrations } from './registrations.repository.js';
+import { eventRosters } from './roster-read.repository.js';
 import type { CreateEventBody, EventDetail, EventItem, ListEventsQuery, UpdateEventBody } from './events.schemas.js';
 
 export const META_DATA_MAX_BYTES = 16 * 1024;
@@ -63,10 +62,9 @@ export function createEventsService({ db }: { db: Db }) {
 
     get: (auth: Principal, id: number): Promise<EventDetail> =>
       withTenant(db, auth.tenantId, async (tx) => {
-        // A fixed number of queries whatever the event holds: event, registrations, attendance, activities (+ their contacts).
+        // A fixed number of queries whatever the event holds: event, rosters, activities (+ their contacts).
         const access = await readableEvent(tx, auth, id);
-        const registrations = await allRegistrations(tx, auth.tenantId, id);
-        const attendance = await allAttendance(tx, auth.tenantId, id);
+        const { registrations, attendance } = await eventRosters(tx, auth.tenantId, id);
         const activities = await allActivities(tx, auth.tenantId, id);
         return { ...repo.eventItemOf(access), registrations, attendance, activities };
       }),

@@ -2,7 +2,6 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { companies, eventRegistrations as t, persons } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
-import { rosterRows } from './roster-read.repository.js';
 import { companyJoin, contactRefColumns, epochMs, idArray, isoOf, personJoin } from './contact-refs.repository.js';
 import type { RegistrationItem } from './events.schemas.js';
 
@@ -25,11 +24,6 @@ const toItem = (r: Row): RegistrationItem => ({
   contact: { id: r.contactId, firstName: r.firstName, lastName: r.lastName },
   createdAt: isoOf(r.createdAt),
 });
-
-/** Every record of the event (single event read). */
-export async function allRegistrations(tx: Db, tenantId: number, eventId: number): Promise<RegistrationItem[]> {
-  return (await rosterRows(tx, 'registrations', tenantId, eventId)).map(({ at, ...r }) => ({ ...r, createdAt: isoOf(at) }));
-}
 
 export async function pageRegistrations(tx: Db, tenantId: number, eventId: number, page: Page) {
   const rows = await selectRegistrations(tx, tenantId, eventId).limit(page.limit).offset(page.offset);

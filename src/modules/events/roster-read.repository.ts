@@ -1,40 +1,49 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import type { ContactRef } from './events.schemas.js';
+import type { AttendanceItem, RegistrationItem } from './events.schemas.js';
 
-export interface RosterRow {
-  id: number;
-  eventId: number;
-  contactId: number;
-  contact: ContactRef;
-  /** created_at of a registration, attended_at of an attendance record, as epoch ms. */
-  at: number;
-}
-
-const ROSTERS = {
-  registrations: { table: sql.raw('event_registrations'), at: sql.raw('r.created_at'), order: sql.raw('r.id') },
-  attendance: { table: sql.raw('attendance_records'), at: sql.raw('r.attended_at'), order: sql.raw('r.attended_at, r.id') },
+type Raw = {
+  kind: 'r' | 'a';
+  id: string | number;
+  event_id: string | number;
+  contact_id: string | number;
+  at: string | number;
+  first_name: string;
+  last_name: string;
 };
 
 /**
- * Every record of one event's roster, for the single event read. An event may hold thousands:
- * this one path skips the query builder's per-column mapping and the driver's Date per row, which
- * together cost more than the query (bench/events-smoke.ts). Raw rows carry bigints as strings
- * on pg, hence Number().
+ * Registrations and attendance of one event for the single read, in ONE query. An event may hold
+ * thousands of records: this path skips the query builder's per-column mapping and the driver's
+ * Date per row, which together cost more than the query (bench/events-smoke.ts). Raw rows carry
+ * bigints as strings on pg, hence Number().
  */
-export async function rosterRows(tx: Db, kind: keyof typeof ROSTERS, tenantId: number, eventId: number): Promise<RosterRow[]> {
-  const { table, at, order } = ROSTERS[kind];
-  const result = await tx.execute(sql`SELECT r.id, r.event_id, r.contact_id,
-      floor(extract(epoch from ${at}) * 1000)::float8 AS at,
-      coalesce(p.first_name, c.name, '') AS first_name, coalesce(p.last_name, '') AS last_name
-    FROM ${table} r
+export async function eventRosters(tx: Db, tenantId: number, eventId: number): Promise<{ registrations: RegistrationItem[]; attendance: AttendanceItem[] }> {
+  const result = await tx.execute(sql`
+    SELECT r.kind, r.id, r.event_id, r.contact_id, floor(extract(epoch from r.at) * 1000)::float8 AS at,
+           coalesce(p.first_name, c.name, '') AS first_name, coalesce(p.last_name, '') AS last_name
+    FROM (
+      SELECT 'r' AS kind, id, tenant_id, event_id, contact_id, created_at AS at, NULL::timestamptz AS sort_at
+        FROM event_registrations WHERE tenant_id = ${tenantId} AND event_id = ${eventId}
+      UNION ALL
+      SELECT 'a', id, tenant_id, event_id, contact_id, attended_at, attended_at
+        FROM attendance_records WHERE tenant_id = ${tenantId} AND event_id = ${eventId}
+    ) r
     LEFT JOIN persons p ON p.tenant_id = r.tenant_id AND p.contact_id = r.contact_id
     LEFT JOIN companies c ON c.tenant_id = r.tenant_id AND c.contact_id = r.contact_id
-    WHERE r.tenant_id = ${tenantId} AND r.event_id = ${eventId}
-    ORDER BY ${order}`);
-  type Raw = { id: string | number; event_id: string | number; contact_id: string | number; at: number; first_name: string; last_name: string };
-  return (result as unknown as { rows: Raw[] }).rows.map((r) => {
+    ORDER BY r.kind DESC, r.sort_at, r.id`);
+  const registrations: RegistrationItem[] = [];
+  const attendance: AttendanceItem[] = [];
+  // Records added together share one instant: format each distinct one once.
+  const isoCache = new Map<number, string>();
+  for (const r of (result as unknown as { rows: Raw[] }).rows) {
+    const ms = Number(r.at);
+    let iso = isoCache.get(ms);
+    if (iso === undefined) isoCache.set(ms, (iso = new Date(ms).toISOString()));
     const contactId = Number(r.contact_id);
-    return { id: Number(r.id), eventId: Number(r.event_id), contactId, contact: { id: contactId, firstName: r.first_name, lastName: r.last_name }, at: Number(r.at) };
-  });
+    const base = { id: Number(r.id), eventId: Number(r.event_id), contactId, contact: { id: contactId, firstName: r.first_name, lastName: r.last_name } };
+    if (r.kind === 'r') registrations.push({ ...base, createdAt: iso });
+    else attendance.push({ ...base, attendedAt: iso });
+  }
+  return { registrations, attendance };
 }
