@@ -180,6 +180,8 @@ async function main() {
     await measure('leader, page 50 (GET /api/groups?page=50)', 200, async () => { await get('/api/groups?page=50', leader); }, 15);
     await measure('subtree (GET /api/groups?ancestorId=location)', 200, async () => { await get(`/api/groups?ancestorId=${s.locationId}`, adminAuth); }, 10);
     await measure('leader subtree (ancestorId=led zone)', 200, async () => { await get(`/api/groups?ancestorId=${s.zoneId}`, leader); }, 10);
+    await measure('(info) leader memberships list', 100, async () => { await get('/api/groups/membership', leader); }, 50);
+    await measure('(info) leader reads its zone (children, members)', 100, async () => { await get(`/api/groups/${s.zoneId}`, leader); }, 50);
     await measure(`move a ${moved.total + 1}-group subtree (PUT parentId)`, 40, async (i) => {
       const parentId = i % 2 === 0 ? s.networkIds[1] : s.churchId;
       const res = await app.inject({ method: 'PUT', url: `/api/groups/${moving}`, headers: adminAuth, payload: { parentId } });
