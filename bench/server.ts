@@ -90,11 +90,15 @@ async function explain(name: string, tenantId: number) {
     const out = [];
     for (const q of raw.get(name) ?? []) {
       const text = `explain (analyze, buffers) ${q.text}`;
-      await client.query('begin');
-      await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'app_user', true)`, [String(tenantId)]);
-      const rls = (await client.query({ text, values: q.values })).rows.map((r) => r['QUERY PLAN']).join('\n');
-      await client.query('rollback');
-      const bare = (await client.query({ text, values: q.values })).rows.map((r) => r['QUERY PLAN']).join('\n');
+      let rls = '', bare = '';
+      // Twice, keeping the second: the first pass warms the cache for both.
+      for (let pass = 0; pass < 2; pass++) {
+        await client.query('begin');
+        await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'app_user', true)`, [String(tenantId)]);
+        rls = (await client.query({ text, values: q.values })).rows.map((r) => r['QUERY PLAN']).join('\n');
+        await client.query('rollback');
+        bare = (await client.query({ text, values: q.values })).rows.map((r) => r['QUERY PLAN']).join('\n');
+      }
       out.push({ sql: q.text, params: JSON.stringify(q.values), plan: rls, rlsMs: executionMs(rls), rawMs: executionMs(bare) });
     }
     return out;
