@@ -78,15 +78,15 @@ const eventColumns = {
   updatedAt: events.updatedAt,
 };
 
-function selectEvents(tx: Db) {
+function selectEventPage(tx: Db) {
   return tx
-    .select(eventColumns)
+    .select({ ...eventColumns, total: sql<number>`count(*) over()`.mapWith(Number) })
     .from(events)
     .leftJoin(groups, and(eq(groups.tenantId, events.tenantId), eq(groups.id, events.groupId)))
     .leftJoin(eventCategories, and(eq(eventCategories.tenantId, events.tenantId), eq(eventCategories.id, events.categoryId)));
 }
 
-type EventSelectRow = Awaited<ReturnType<typeof selectEvents>>[number];
+type EventSelectRow = Awaited<ReturnType<typeof selectEventPage>>[number];
 
 function toEventItem(r: EventSelectRow): EventItem {
   return {
@@ -103,10 +103,9 @@ function toEventItem(r: EventSelectRow): EventItem {
   };
 }
 
-
 export async function findEvent(tx: Db, tenantId: number, id: number): Promise<EventItem | undefined> {
-  const [row] = await selectEvents(tx).where(and(eq(events.tenantId, tenantId), eq(events.id, id)));
-  return row ? toEventItem(row) : undefined;
+  const row = await findEventWithHost(tx, tenantId, id);
+  return row ? eventItemOf(row) : undefined;
 }
 
 export interface EventFilter {
@@ -142,11 +141,7 @@ function listWhere(tenantId: number, scope: GroupScope, f: EventFilter): SQL {
 /** One round trip in the common case: the total rides along as a window count. */
 export async function listEvents(tx: Db, tenantId: number, scope: GroupScope, filter: EventFilter, page: Page) {
   const where = listWhere(tenantId, scope, filter);
-  const rows = await tx
-    .select({ ...eventColumns, total: sql<number>`count(*) over()`.mapWith(Number) })
-    .from(events)
-    .leftJoin(groups, and(eq(groups.tenantId, events.tenantId), eq(groups.id, events.groupId)))
-    .leftJoin(eventCategories, and(eq(eventCategories.tenantId, events.tenantId), eq(eventCategories.id, events.categoryId)))
+  const rows = await selectEventPage(tx)
     .where(where)
     .orderBy(asc(events.startDate), asc(events.id))
     .limit(page.limit)
