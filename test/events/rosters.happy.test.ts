@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/client.js';
-import { contacts } from '../../src/db/schema/index.js';
+import { companies, contacts } from '../../src/db/schema/index.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant } from '../helpers/factories.js';
 import { countRows, newContacts, newEvent } from '../helpers/events.factories.js';
@@ -90,6 +90,23 @@ describe.each(kinds)('$path', ({ path, table, reason, time }) => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().created).toHaveLength(1000);
     expect(await countRows(ctx, t, table, e.id)).toBe(1000);
+  });
+
+  it('a company contact is named by its company name', async () => {
+    const t = await newTenant(ctx);
+    const e = await newEvent(ctx, t);
+    const companyId = await withTenant(ctx.db, t.id, async (tx) => {
+      const [row] = await tx.insert(contacts).values({ tenantId: t.id, category: 'Company' }).returning({ id: contacts.id });
+      await tx.insert(companies).values({ tenantId: t.id, contactId: row.id, name: 'Acme Catering' });
+      return row.id;
+    });
+    const admin = api(ctx.app, t.admin.token);
+    const posted = await admin.post(`/api/events/${e.id}/${path}`, { contactIds: [companyId] });
+    const expected = { id: companyId, firstName: 'Acme Catering', lastName: '' };
+    expect(posted.json().created[0].contact).toEqual(expected);
+    expect((await admin.get(`/api/events/${e.id}/${path}`)).json().data[0].contact).toEqual(expected);
+    const detail = (await admin.get(`/api/events/${e.id}`)).json();
+    expect((path === 'registration' ? detail.registrations : detail.attendance)[0].contact).toEqual(expected);
   });
 
   it('deleting a contact removes its records (cascade)', async () => {
