@@ -33,9 +33,9 @@ export const Phone = Type.String({ minLength: 1, maxLength: 50 });
 export const Password = Type.String({ minLength: 8, maxLength: 256 });
 export const MetaData = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object' });
 
-/** Null first: with coerceTypes, `null` would otherwise be coerced into the first branch (null → ""). */
+/** Bodies are validated without type coercion (plugins/errors.ts), so null stays null here. */
 export function Nullable<T extends TSchema>(schema: T) {
-  return Type.Union([Type.Null(), schema]);
+  return Type.Union([schema, Type.Null()]);
 }
 
 export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {

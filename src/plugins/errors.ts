@@ -31,7 +31,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     if (body === '') return done(null, undefined);
     try {
-      done(null, JSON.parse(body as string, cleanJsonValue));
+      done(null, trimStrings(JSON.parse(body as string, refuseUnsafe)));
     } catch (err) {
       const error = err instanceof NulError ? err : Object.assign(new Error('Body is not valid JSON'), { statusCode: 400 });
       done(error, undefined);
@@ -48,16 +48,27 @@ class NulError extends Error {
   }
 }
 
-/**
- * api-contract §1: strings are trimmed and may not contain NUL; `__proto__` keys are dropped.
- * Passwords are the exception to trimming: a space there is part of the secret.
- */
-function cleanJsonValue(this: unknown, key: string, value: unknown): unknown {
+/** api-contract §1: no NUL anywhere; `__proto__` keys are dropped. */
+function refuseUnsafe(key: string, value: unknown): unknown {
   if (key === '__proto__') return undefined;
-  if (key.includes('\u0000')) throw new NulError();
-  if (typeof value !== 'string') return value;
-  if (value.includes('\u0000')) throw new NulError();
-  return /password/i.test(key) ? value : value.trim();
+  if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) throw new NulError();
+  return value;
+}
+
+/**
+ * api-contract §1: strings are trimmed — except passwords (a space there is part of the secret) and
+ * free-form `metaData`, which is returned exactly as it was sent.
+ */
+function trimStrings(value: unknown): unknown {
+  if (typeof value === 'string') return value.trim();
+  if (Array.isArray(value)) return value.map(trimStrings);
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (key !== 'metaData' && !/password/i.test(key)) record[key] = trimStrings(record[key]);
+    }
+  }
+  return value;
 }
 
 /**

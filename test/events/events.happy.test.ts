@@ -11,7 +11,7 @@ describe('events: create, read, update, delete', () => {
     const t = await newTenant(ctx);
     const group = await newGroup(ctx, t, { name: 'Riverside' });
     const categoryId = await eventCategoryId(ctx, t);
-    const metaData = { venue: 'Main hall', expected: 120, tags: ['a', { b: [1, 2, null] }], nested: { ok: true } };
+    const metaData = { venue: '  Main hall  ', expected: 120, tags: ['a', { b: [1, 2, null] }], nested: { ok: true } };
     const res = await api(ctx.app, t.admin.token).post('/api/events', {
       name: 'Easter', description: 'Sunrise service', startDate: '2026-04-05', groupId: group.id, categoryId, metaData,
     });
