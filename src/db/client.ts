@@ -102,7 +102,7 @@ export function lockDataDir(dataDir: string): { release(): void } {
 
 const heldLocks = new Set<string>();
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { openDb } from '../../src/db/client.js';
+import { isAlive, openDb } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 
 declare module 'vitest' {
@@ -54,16 +54,6 @@ export default async function setup(project: TestProject) {
 /** A test file's database name: `parish_t_<run id>_<random>` (the run id comes from the template name). */
 export function testDatabaseName(template: string): string {
   return `${template.replace(/^parish_tpl_/, 'parish_t_')}_${crypto.randomBytes(6).toString('hex')}`;
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export function withDatabase(url: string, database: string): string {

@@ -2,6 +2,7 @@ import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { companies, contacts, persons } from '../../db/schema/index.js';
 import type { ContactCategory, ContactStatus } from '../../db/schema/enums.js';
+import { containsPattern } from '../../lib/like.js';
 
 /** Reads of contacts: the list page and the single read, each in a fixed number of queries. */
 
@@ -12,7 +13,6 @@ export interface ContactFilter {
 }
 
 /** `\`, `%` and `_` are LIKE metacharacters: user input must match them literally. */
-export const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 
 const PHONE_SHAPED = /^[0-9\s+\-.()]+$/;
 
@@ -22,7 +22,7 @@ const PHONE_SHAPED = /^[0-9\s+\-.()]+$/;
  * through contact_search_ids (migration 0002), which can use the trigram GIN indexes under RLS.
  */
 export function searchPredicate(q: string): SQL {
-  const textPattern = `%${escapeLike(q.toLowerCase())}%`;
+  const textPattern = containsPattern(q.toLowerCase());
   const digits = q.replace(/\D/g, '');
   const digitsPattern = PHONE_SHAPED.test(q) && digits.length >= 3 ? `%${digits}%` : null;
   return sql`${contacts.id} IN (SELECT contact_search_ids(${textPattern}::text, ${digitsPattern}::text))`;

@@ -4,6 +4,7 @@ import { eventCategories, events, groups } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
 import { visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
 import type { EventItem } from './events.schemas.js';
+import { containsPattern } from '../../lib/like.js';
 
 export type EventRow = typeof events.$inferSelect;
 export type NewEventValues = Omit<typeof events.$inferInsert, 'tenantId' | 'id'>;
@@ -116,11 +117,6 @@ export interface EventFilter {
   from?: string;
   to?: string;
   q?: string;
-}
-
-/** LIKE treats %, _ and \ specially; a search for "50%" means the characters. */
-function containsPattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 function listWhere(tenantId: number, scope: GroupScope, f: EventFilter): SQL {

@@ -8,6 +8,7 @@ import { assertManageable, assertMetaData, assertWholeTree, manageableGroup, vis
 import * as repo from './groups.repository.js';
 import type { ComboQuery, CreateGroupBody, ListGroupsQuery, UpdateGroupBody } from './groups.schemas.js';
 import { isGroupVisible, loadGroupScope, visibleGroupFilter, type GroupScope } from './groups.visibility.js';
+import { containsPattern } from '../../lib/like.js';
 
 const EMPTY = sql`false`;
 
@@ -29,7 +30,7 @@ export function createGroupsService(db: Db) {
       const path = await visiblePath(tx, auth, scope, query.ancestorId);
       filters.push(path ? repo.descendantsOf(path) : EMPTY);
     }
-    if (query.q) filters.push(sql`lower(${groups.name}) LIKE ${`%${escapeLike(query.q.toLowerCase())}%`}`);
+    if (query.q) filters.push(sql`lower(${groups.name}) LIKE ${containsPattern(query.q.toLowerCase())}`);
     return filters;
   }
 
@@ -136,10 +137,6 @@ function addressValues(address: UpdateGroupBody['address']) {
   if (address === undefined) return {};
   if (address === null) return { street: null, city: null, country: null };
   return { street: address.street, city: address.city, country: address.country };
-}
-
-export function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 function joinWords(words: string[]): string {

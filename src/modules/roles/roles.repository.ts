@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { roles, userRoles } from '../../db/schema/index.js';
+import { containsPattern } from '../../lib/like.js';
 
 const userCount = sql<number>`(select count(*)::int from ${userRoles} where ${userRoles.tenantId} = "roles"."tenant_id" and ${userRoles.roleId} = "roles"."id")`;
 
@@ -15,13 +16,8 @@ const roleColumns = {
 
 export type RoleItem = { id: number; name: string; description: string | null; permissions: string[]; isSystem: boolean; userCount: number };
 
-/** `%`, `_` and `\` in a search text are literal characters, not wildcards. */
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export async function listRoles(tx: Db, tenantId: number, q: string | undefined, limit: number, offset: number) {
-  const where = and(eq(roles.tenantId, tenantId), q ? sql`lower(${roles.name}) like ${likePattern(q)}` : undefined);
+  const where = and(eq(roles.tenantId, tenantId), q ? sql`lower(${roles.name}) like ${containsPattern(q.toLowerCase())}` : undefined);
   const rows: RoleItem[] = await tx.select(roleColumns).from(roles).where(where).orderBy(asc(sql`lower(${roles.name})`), asc(roles.id)).limit(limit).offset(offset);
   const [{ total }] = await tx.select({ total: count() }).from(roles).where(where);
   return { rows, total };

@@ -1,6 +1,7 @@
 import { and, arrayContains, asc, count, countDistinct, eq, exists, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { contacts, roles, tenants, userRoles, users } from '../../db/schema/index.js';
+import { containsPattern } from '../../lib/like.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -106,13 +107,8 @@ const userColumns = {
   lastLoginAt: users.lastLoginAt,
 };
 
-/** `%`, `_` and `\` in a search text are literal characters, not wildcards. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 function userFilter(tenantId: number, filter: UserFilter): SQL | undefined {
-  const pattern = filter.q ? likePattern(filter.q.toLowerCase()) : undefined;
+  const pattern = filter.q ? containsPattern(filter.q.toLowerCase()) : undefined;
   return and(
     eq(users.tenantId, tenantId),
     filter.status ? eq(users.status, filter.status) : undefined,
