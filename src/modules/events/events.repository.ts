@@ -1,8 +1,8 @@
-import { and, asc, count, eq, gte, ilike, isNull, like, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, ilike, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { eventCategories, events, groups } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
-import { visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
+import { subtreeFilter, visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
 import type { EventItem } from './events.schemas.js';
 import { containsPattern } from '../../lib/like.js';
 
@@ -124,7 +124,7 @@ function listWhere(tenantId: number, scope: GroupScope, f: EventFilter): SQL {
     eq(events.tenantId, tenantId),
     // Events without a group are visible to every reader; others follow their group.
     scope.all ? undefined : or(isNull(events.groupId), visibleGroupFilter(scope, groups)),
-    f.subtreePath !== undefined ? like(groups.path, `${f.subtreePath}%`) : f.groupId !== undefined ? eq(events.groupId, f.groupId) : undefined,
+    f.subtreePath !== undefined ? subtreeFilter(groups.path, f.subtreePath) : f.groupId !== undefined ? eq(events.groupId, f.groupId) : undefined,
     f.categoryId !== undefined ? eq(events.categoryId, f.categoryId) : undefined,
     // Overlap with the window: starts before it ends and ends after it starts.
     f.to !== undefined ? lte(events.startDate, f.to) : undefined,

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { subtreeFilter } from './groups.visibility.js';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { events, groupCategories, groupMemberships, groups } from '../../db/schema/index.js';
@@ -103,9 +104,9 @@ export async function listCombo(tx: Db, tenantId: number, filters: SQL[], page: 
   return { rows: rows.map(({ total: _t, ...r }) => r), total };
 }
 
-/** Strict descendants of a path: `path LIKE '/1/5/%'` minus the node itself (index-served). */
+/** Strict descendants of a path: its subtree minus the node itself (index-served). */
 export function descendantsOf(path: string): SQL {
-  return sql`(${groups.path} LIKE ${`${path}%`} AND ${groups.path} <> ${path})`;
+  return sql`(${subtreeFilter(groups.path, path)} AND ${groups.path} <> ${path})`;
 }
 
 export async function listChildren(tx: Db, tenantId: number, groupId: number, visible: SQL) {
@@ -189,7 +190,7 @@ export async function moveSubtree(tx: Db, tenantId: number, oldPrefix: string, n
   await tx
     .update(groups)
     .set({ path: sql`${newPrefix} || substr(${groups.path}, ${oldPrefix.length + 1})` })
-    .where(and(eq(groups.tenantId, tenantId), sql`${groups.path} LIKE ${`${oldPrefix}%`}`));
+    .where(and(eq(groups.tenantId, tenantId), subtreeFilter(groups.path, oldPrefix)));
 }
 
 /** What keeps a group from being deleted (api-contract §6), in one round trip. */

@@ -36,11 +36,20 @@ export interface GroupColumns {
   privacy: AnyColumn;
 }
 
-/** Subtree test: `path LIKE ANY('{/1/5/%, ...}')`, served by the text_pattern_ops index. */
+/**
+ * Subtree test: `path` starts with `prefix`, written as a range (`~>=~` / `~<~`, the operators of the
+ * text_pattern_ops index) rather than LIKE: under row level security PostgreSQL only uses leakproof
+ * operators as index conditions, and LIKE is not leakproof. Paths hold only digits and '/', so the
+ * upper bound is the prefix with its final '/' raised to '0'.
+ */
+export function subtreeFilter(path: AnyColumn, prefix: string): SQL {
+  const upper = `${prefix.slice(0, -1)}0`;
+  return sql`(${path} ~>=~ ${prefix} AND ${path} ~<~ ${upper})`;
+}
+
 function underAny(path: AnyColumn, ledPaths: string[]): SQL {
   if (ledPaths.length === 0) return sql`false`;
-  const patterns = ledPaths.map((p) => sql`${`${p}%`}`);
-  return sql`${path} LIKE ANY(ARRAY[${sql.join(patterns, sql`, `)}]::text[])`;
+  return sql`(${sql.join(ledPaths.map((p) => subtreeFilter(path, p)), sql` OR `)})`;
 }
 
 /** Visible: everything with hierarchy:all; else Public groups, own memberships and led subtrees. */
