@@ -9,7 +9,6 @@
 import crypto from 'node:crypto';
 import { faker } from '@faker-js/faker';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDb, type Db } from '../src/db/client.js';
@@ -19,6 +18,7 @@ import {
 } from '../src/db/schema/index.js';
 import { refreshSearchColumns } from '../src/modules/contacts/contacts.repository.js';
 import { createTenant } from '../src/modules/tenants/tenants.service.js';
+import { adminQuery, withDatabase } from '../src/db/admin.js';
 
 const BIG = Number(process.env.BENCH_CONTACTS ?? 50_000);
 const SMALL_TENANTS = 20;
@@ -32,21 +32,7 @@ if (!url) {
   process.exit(1);
 }
 
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-function withDatabase(base: string, name: string) {
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
+const admin = (text: string) => adminQuery(url!, text);
 
 faker.seed(42);
 

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { openDb, type AppDb } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { syncSystemRoles } from '../src/modules/tenants/tenants.service.js';
 import { generate, type Dataset } from './generate.js';
 import type { SizeName } from './sizes.js';
+import { adminQuery, withDatabase } from '../src/db/admin.js';
 
 export interface BenchDbOptions {
   /** postgres://… of the bench database (created and dropped here); undefined = PGlite in `dataDir`. */
@@ -20,17 +20,7 @@ export interface BenchDbOptions {
   log: (message: string) => void;
 }
 
-async function admin(url: string, text: string) {
-  const u = new URL(url);
-  u.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: u.toString() });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (url: string, text: string) => adminQuery(withDatabase(url, 'postgres'), text);
 
 const dbName = (url: string) => new URL(url).pathname.slice(1);
 

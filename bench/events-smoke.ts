@@ -10,12 +10,12 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDb, type Db } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { createTenant } from '../src/modules/tenants/tenants.service.js';
+import { adminQuery, withDatabase } from '../src/db/admin.js';
 
 const DB_NAME = 'parish_bench_events';
 const EVENTS = 2_000;
@@ -29,21 +29,7 @@ if (!url) {
   process.exit(1);
 }
 
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-function withDatabase(base: string, name: string) {
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
+const admin = (text: string) => adminQuery(url!, text);
 
 const one = async (db: Db, query: ReturnType<typeof sql>) => Number(((await db.execute(query)) as unknown as { rows: Record<string, string>[] }).rows[0].v);
 

@@ -11,7 +11,6 @@
  */
 import crypto from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDb, transaction, withTenant, type Db } from '../src/db/client.js';
@@ -20,6 +19,7 @@ import { groupCategories, groupMemberships } from '../src/db/schema/index.js';
 import { insertPersonContact } from '../src/modules/contacts/contacts.repository.js';
 import { createTenant, HIERARCHY_CATEGORIES } from '../src/modules/tenants/tenants.service.js';
 import { findRoleIdsByName, insertUser } from '../src/modules/users/users.repository.js';
+import { adminQuery, withDatabase } from '../src/db/admin.js';
 
 const BENCH_DB = 'parish_bench_groups';
 /** Groups per level: Church, Network, Location, Zone, Cluster, Fellowship — 5,000 in all. */
@@ -33,21 +33,8 @@ if (!baseUrl) {
   process.exit(1);
 }
 
-function urlFor(database: string) {
-  const u = new URL(baseUrl!);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: urlFor('postgres') });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+const urlFor = (database: string) => withDatabase(baseUrl!, database);
+const admin = (text: string) => adminQuery(urlFor('postgres'), text);
 
 interface Seeded {
   tenantId: number;

@@ -2,10 +2,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { isAlive, openDb } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { adminQuery, withDatabase } from '../../src/db/admin.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -56,18 +56,4 @@ export function testDatabaseName(template: string): string {
   return `${template.replace(/^parish_tpl_/, 'parish_t_')}_${crypto.randomBytes(6).toString('hex')}`;
 }
 
-export function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
-
-export async function adminQuery(url: string, text: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+export { adminQuery, withDatabase };
