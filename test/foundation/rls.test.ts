@@ -14,6 +14,27 @@ async function rowsOf<T>(query: Promise<{ rows: T[] } | T[]>): Promise<T[]> {
 }
 
 describe('row level security', () => {
+  it('withTenant commits on success, rolls back on error, and leaves no tenant bound afterwards', async () => {
+    const a = await newTenant(ctx);
+    const count = async () => (await ctx.db.select({ id: contacts.id }).from(contacts).where(eq(contacts.tenantId, a.id))).length;
+    const before = await count();
+    await expect(
+      withTenant(ctx.db, a.id, async (tx) => {
+        await insertPersonContact(tx, a.id, { firstName: 'Rolled', lastName: 'Back' });
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await count()).toBe(before);
+    await withTenant(ctx.db, a.id, (tx) => insertPersonContact(tx, a.id, { firstName: 'Kept', lastName: 'Row' }));
+    expect(await count()).toBe(before + 1);
+    // The binding was transaction-local: the next statement outside runs with no tenant and no role.
+    const [setting] = await rowsOf<{ tenant: string | null; role: string }>(
+      ctx.db.execute(sql`select nullif(current_setting('app.tenant_id', true), '') as tenant, current_user as role`) as never,
+    );
+    expect(setting.tenant).toBeNull();
+    expect(setting.role).not.toBe('app_user');
+  });
+
   it('a query without a tenant filter inside withTenant sees only that tenant', async () => {
     const a = await newTenant(ctx);
     const b = await newTenant(ctx);
