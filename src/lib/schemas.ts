@@ -33,8 +33,16 @@ export const Phone = Type.String({ minLength: 1, maxLength: 50 });
 export const Password = Type.String({ minLength: 8, maxLength: 256 });
 export const MetaData = Type.Record(Type.String(), Type.Unknown(), { description: 'Free-form JSON object' });
 
-/** Bodies are validated without type coercion (plugins/errors.ts), so null stays null here. */
+/**
+ * `T | null`. A scalar becomes a JSON type list (`type: ['string', 'null']`): one keyword, so the
+ * validation message names the real rule, and no anyOf branch for query-string coercion to turn
+ * null into "" or 0. Objects and unions stay an anyOf.
+ */
 export function Nullable<T extends TSchema>(schema: T) {
+  const { type } = schema as unknown as { type?: unknown };
+  if (typeof type === 'string' && type !== 'object' && type !== 'array') {
+    return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  }
   return Type.Union([schema, Type.Null()]);
 }
 

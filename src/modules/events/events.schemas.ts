@@ -1,17 +1,8 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { ACTIVITY_TYPES } from '../../db/schema/enums.js';
 import { Body, DateString, Id, Instant, LongText, MetaData, Name, Nullable, PageQueryProps, StringEnum } from '../../lib/schemas.js';
 
 /** Wire format of /api/events (api-contract §7). */
-
-/**
- * A nullable request field. `Nullable` (anyOf) meets ajv's type coercion first: `null` is coerced
- * into the string branch as "" (and 0 for ids). A type list matches null as null and coerces only
- * values of neither type.
- */
-function OrNull<T extends TSchema & { type: string }>(schema: T) {
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
-}
 
 export const Ref = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const ContactRef = Type.Object({ id: Type.Integer(), firstName: Type.String(), lastName: Type.String() });
@@ -70,11 +61,11 @@ export type EventDetail = Static<typeof EventDetailSchema>;
 
 export const CreateEventBody = Body({
   name: Name,
-  description: Type.Optional(OrNull(LongText)),
+  description: Type.Optional(Nullable(LongText)),
   startDate: DateString,
   endDate: Type.Optional(DateString),
-  groupId: Type.Optional(OrNull(Id)),
-  categoryId: Type.Optional(OrNull(Id)),
+  groupId: Type.Optional(Nullable(Id)),
+  categoryId: Type.Optional(Nullable(Id)),
   metaData: Type.Optional(MetaData),
 });
 export type CreateEventBody = Static<typeof CreateEventBody>;
@@ -82,11 +73,11 @@ export type CreateEventBody = Static<typeof CreateEventBody>;
 /** PUT sends the changed fields; `null` clears description, group and category. */
 export const UpdateEventBody = Body({
   name: Type.Optional(Name),
-  description: Type.Optional(OrNull(LongText)),
+  description: Type.Optional(Nullable(LongText)),
   startDate: Type.Optional(DateString),
   endDate: Type.Optional(DateString),
-  groupId: Type.Optional(OrNull(Id)),
-  categoryId: Type.Optional(OrNull(Id)),
+  groupId: Type.Optional(Nullable(Id)),
+  categoryId: Type.Optional(Nullable(Id)),
   metaData: Type.Optional(MetaData),
 });
 export type UpdateEventBody = Static<typeof UpdateEventBody>;
@@ -119,12 +110,12 @@ export function CreatedResult<T extends typeof RegistrationSchema | typeof Atten
 export const CreateActivityBody = Body({
   activityType: StringEnum(ACTIVITY_TYPES),
   contactIds: Type.Array(Id, { minItems: 1, maxItems: 1000, uniqueItems: true }),
-  notes: Type.Optional(OrNull(LongText)),
+  notes: Type.Optional(Nullable(LongText)),
 });
 export type CreateActivityBody = Static<typeof CreateActivityBody>;
 
 export const EventCategorySchema = Type.Object({ id: Type.Integer(), name: Type.String(), description: Nullable(Type.String()) });
-export const CreateEventCategoryBody = Body({ name: Name, description: Type.Optional(OrNull(LongText)) });
+export const CreateEventCategoryBody = Body({ name: Name, description: Type.Optional(Nullable(LongText)) });
 export type CreateEventCategoryBody = Static<typeof CreateEventCategoryBody>;
 
 export const EventParams = Type.Object({ id: Id });

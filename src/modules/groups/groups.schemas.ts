@@ -1,17 +1,8 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { GROUP_PRIVACIES, MEMBERSHIP_REQUEST_STATUSES, MEMBERSHIP_ROLES } from '../../db/schema/enums.js';
 import { Body, Id, Instant, LongText, MetaData, Name, Nullable, PageQueryProps, ShortText, StringEnum } from '../../lib/schemas.js';
 
 /** Wire format of /api/groups (api-contract §6). */
-
-/**
- * Nullable inputs as a JSON type list, not anyOf: with ajv's type coercion an anyOf would turn
- * `null` into "" (or 0) in its first branch.
- */
-function NullableInput<T extends TSchema>(schema: T) {
-  const { type } = schema as unknown as { type: string };
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
-}
 
 export const Ref = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const ContactRef = Type.Object({ id: Type.Integer(), firstName: Type.String(), lastName: Type.String() });
@@ -49,17 +40,17 @@ export const GroupDetailSchema = Type.Object({
 });
 
 const AddressBody = Body({
-  street: Type.Optional(NullableInput(ShortText)),
-  city: Type.Optional(NullableInput(ShortText)),
-  country: Type.Optional(NullableInput(ShortText)),
+  street: Type.Optional(Nullable(ShortText)),
+  city: Type.Optional(Nullable(ShortText)),
+  country: Type.Optional(Nullable(ShortText)),
 });
 
 const groupFields = {
   categoryId: Id,
-  parentId: Type.Optional(NullableInput(Id)),
+  parentId: Type.Optional(Nullable(Id)),
   privacy: Type.Optional(Privacy),
-  details: Type.Optional(NullableInput(LongText)),
-  address: Type.Optional(NullableInput(AddressBody)),
+  details: Type.Optional(Nullable(LongText)),
+  address: Type.Optional(Nullable(AddressBody)),
   metaData: Type.Optional(MetaData),
 };
 export const CreateGroupBody = Body({ name: Name, ...groupFields });
@@ -92,9 +83,9 @@ export const CategorySchema = Type.Object({
 });
 export const CreateCategoryBody = Body({
   name: Name,
-  description: Type.Optional(NullableInput(LongText)),
-  purpose: Type.Optional(NullableInput(LongText)),
-  level: Type.Optional(NullableInput(Type.Integer({ minimum: 1, maximum: 100 }))),
+  description: Type.Optional(Nullable(LongText)),
+  purpose: Type.Optional(Nullable(LongText)),
+  level: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100 }))),
 });
 export type CreateCategoryBody = Static<typeof CreateCategoryBody>;
 export const CategoriesQuery = Type.Object(PageQueryProps);
@@ -148,9 +139,9 @@ export type ListMembershipRequestsQuery = Static<typeof ListMembershipRequestsQu
 export const MAX_IMPORT_ROWS = 10_000;
 // Rows are checked one by one in the service, so a bad row is a row error, not a 400 for the file.
 export const ImportRow = Body({
-  name: Type.Optional(NullableInput(Type.String({ maxLength: 200 }))),
-  category: Type.Optional(NullableInput(Type.String({ maxLength: 200 }))),
-  parentName: Type.Optional(NullableInput(Type.String({ maxLength: 200 }))),
+  name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  category: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  parentName: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
 });
 export const ImportJsonBody = Body({ groups: Type.Array(ImportRow, { maxItems: MAX_IMPORT_ROWS }) });
 export const ImportSummary = Type.Object({

@@ -4,11 +4,7 @@ import { Body, Id, LongText, Name, Nullable, PageQueryProps, ShortText, StringEn
 
 /** Only catalog keys are accepted: anything else is 400 naming the item. */
 const PermissionKey = StringEnum(ALL_PERMISSIONS);
-/**
- * Null first: with ajv's coerceTypes, `Nullable(LongText)` would turn null into "" in its string branch.
- * This way null stays null and an empty description becomes null.
- */
-const Description = Type.Union([Type.Null(), LongText]);
+const Description = Nullable(LongText);
 const Permissions = Type.Array(PermissionKey, { maxItems: 200, description: 'Keys from GET /api/roles/permissions' });
 
 export const RoleSchema = Type.Object({
