@@ -67,7 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.nodeEnv !== 'production') await app.register(docsPlugin);
 
   let auth!: AuthService;
-  await app.register(authPlugin, { secret: config.jwtSecret, loadPrincipal: (tenantId, userId) => auth.loadPrincipal(tenantId, userId) });
+  await app.register(authPlugin, { secret: config.jwtSecret, loadPrincipal: (...args) => auth.loadPrincipal(...args) });
   auth = createAuthService({ db, mailer, publicUrl: config.publicUrl, rateLimit: config.authRateLimit, signAccessToken: accessTokenSigner(app) });
 
   const options: ModuleOptions = { db, config, mailer, auth };

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql } from 'drizzle-orm';
+import { Placeholder, sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -112,45 +112,145 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** Whose tenant a unit of work runs in: a tenant id, or a request's principal (see beginTenantAhead). */
+export type TenantRef = number | { readonly tenantId: number };
+
 /**
  * Runs fn in a transaction bound to one tenant: row level security (as app_user) then hides every
  * other tenant's rows even from a query that forgets its tenant filter. Both settings are
  * transaction-local: PGlite has one session for the whole process, so a plain SET would leak.
+ * Given a principal whose request began its transaction ahead (beginTenantAhead), the first call
+ * runs in that transaction instead of opening one.
  */
-export async function withTenant<T>(db: Db, tenantId: number, fn: (tx: Db) => Promise<T>): Promise<T> {
+export async function withTenant<T>(db: Db, tenant: TenantRef, fn: (tx: Db) => Promise<T>): Promise<T> {
+  const early = typeof tenant === 'object' ? takeAhead(tenant) : undefined;
+  if (early) return runAndCommit(early, fn);
+  const tenantId = typeof tenant === 'number' ? tenant : tenant.tenantId;
   const client = (db as unknown as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) return withTenantOnPool(client, tenantId, fn);
+  if (client instanceof pg.Pool) return runAndCommit(await beginOnPool(client, checkedTenantId(tenantId)), fn);
   return db.transaction(async (tx) => {
     await bindTenant(tx as unknown as Db, tenantId);
     return fn(tx as unknown as Db);
   });
 }
 
+/** A transaction begun on a pooled connection, with the Drizzle handle that runs on it. */
+interface PoolTransaction {
+  client: pg.PoolClient;
+  tx: Db;
+}
+
 /** A Drizzle handle per pooled connection, made once: building one walks the whole schema. */
 const handles = new WeakMap<pg.PoolClient, Db>();
+
+function checkedTenantId(tenantId: number): number {
+  if (!Number.isSafeInteger(tenantId)) throw new Error(`Invalid tenant id ${tenantId}`);
+  return tenantId;
+}
 
 /**
  * On PostgreSQL, BEGIN and the tenant binding travel in ONE round trip (a simple-protocol query;
  * the tenant id is a checked integer, never text from a request), instead of two through Drizzle's
- * transaction. Requests are round-trip bound, so this is measurable (bench/).
+ * transaction, and `leading` (a statement to run first, see beginTenantAhead) rides along.
+ * Requests are round-trip bound, so this is measurable (bench/).
  */
-async function withTenantOnPool<T>(pool: pg.Pool, tenantId: number, fn: (tx: Db) => Promise<T>): Promise<T> {
-  if (!Number.isSafeInteger(tenantId)) throw new Error(`Invalid tenant id ${tenantId}`);
+async function beginOnPool(pool: pg.Pool, tenantId: number, leading = ''): Promise<PoolTransaction & { rows: unknown[][] }> {
   const client = await pool.connect();
   let tx = handles.get(client);
   if (!tx) handles.set(client, (tx = drizzlePg(client, { schema }) as unknown as Db));
   try {
-    await client.query(`BEGIN; SELECT set_config('app.tenant_id', '${tenantId}', true), set_config('role', 'app_user', true)`);
-    const result = await fn(tx);
-    await client.query('COMMIT');
-    client.release();
-    return result;
+    const bind = `BEGIN; SELECT set_config('app.tenant_id', '${tenantId}', true), set_config('role', 'app_user', true)`;
+    const results = await client.query({ text: leading ? `${bind}; ${leading}` : bind, rowMode: 'array' });
+    const last = (results as unknown as pg.QueryResult[]).at(-1)!;
+    return { client, tx, rows: leading ? (last.rows as unknown[][]) : [] };
   } catch (err) {
-    // A connection that cannot even roll back is broken: destroy it rather than return it to the pool.
-    const broken = await client.query('ROLLBACK').then(() => false, () => true);
-    client.release(broken);
+    await rollbackAndRelease({ client, tx });
     throw err;
   }
+}
+
+async function runAndCommit<T>(begun: PoolTransaction, fn: (tx: Db) => Promise<T>): Promise<T> {
+  let result: T;
+  try {
+    result = await fn(begun.tx);
+    await begun.client.query('COMMIT');
+  } catch (err) {
+    await rollbackAndRelease(begun);
+    throw err;
+  }
+  begun.client.release();
+  return result;
+}
+
+/** A connection that cannot even roll back is broken: destroy it rather than return it to the pool. */
+async function rollbackAndRelease({ client }: PoolTransaction): Promise<void> {
+  const broken = await client.query('ROLLBACK').then(() => false, () => true);
+  client.release(broken);
+}
+
+/** Tenant transactions begun ahead of their first use, by owner (a request's principal). */
+const ahead = new WeakMap<object, PoolTransaction>();
+
+function takeAhead(owner: object): PoolTransaction | undefined {
+  const begun = ahead.get(owner);
+  ahead.delete(owner);
+  return begun;
+}
+
+export interface TransactionAhead {
+  /** The rows of `leading`, as arrays in select-list order. */
+  rows: unknown[][];
+  /** The first withTenant(db, owner, …) runs in this transaction. */
+  handTo(owner: object): void;
+  /** Rolls back and frees the connection (when the transaction is not needed after all). */
+  release(): void;
+}
+
+/**
+ * Begins a tenant transaction now and runs `leading` in the same round trip as BEGIN and the
+ * binding, for a request whose first query is known before its handler runs: the principal check.
+ * That saves a round trip per request. The transaction then belongs to an owner (handTo), whose
+ * first withTenant uses it; an owner that never does must be let go with releaseAhead, or the
+ * connection stays checked out. `leading` is one complete statement built by inlineParams from
+ * checked values, never from request text. PostgreSQL only: PGlite has no round trips to save,
+ * so there this answers undefined and the caller runs its query as usual.
+ */
+export async function beginTenantAhead(db: Db, tenantId: number, leading: string): Promise<TransactionAhead | undefined> {
+  const pool = (db as unknown as { $client?: unknown }).$client;
+  if (!(pool instanceof pg.Pool)) return undefined;
+  const begun = await beginOnPool(pool, checkedTenantId(tenantId), leading);
+  let owned = false;
+  return {
+    rows: begun.rows,
+    handTo(owner) {
+      owned = true;
+      ahead.set(owner, begun);
+    },
+    release() {
+      if (!owned) void rollbackAndRelease(begun);
+    },
+  };
+}
+
+/** Ends the owner's transaction begun ahead if nothing used it (safe to call any number of times). */
+export function releaseAhead(owner: object): void {
+  const begun = takeAhead(owner);
+  if (begun) void rollbackAndRelease(begun);
+}
+
+/**
+ * A Drizzle query as one SQL text with its parameters written in as literals, for a
+ * simple-protocol statement (beginTenantAhead). Placeholders take their values from `values`;
+ * only integers and strings (quoted by pg's escapeLiteral) are accepted.
+ */
+export function inlineParams(query: { sql: string; params: unknown[] }, values: Record<string, number>): string {
+  const literal = (param: unknown): string => {
+    const value = param instanceof Placeholder ? values[param.name] : param;
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+    if (typeof value === 'string') return pg.escapeLiteral(value);
+    throw new Error(`Cannot inline parameter ${String(value)}`);
+  };
+  return query.sql.replace(/\$(\d+)/g, (_, n: string) => literal(query.params[Number(n) - 1]));
 }
 
 /** Binds an open transaction to a tenant (withTenant does this; tenant creation needs it mid-transaction). */

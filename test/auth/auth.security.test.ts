@@ -191,3 +191,21 @@ describe('passwords and reset links', () => {
     expect(row.hash).not.toContain(PASSWORD);
   });
 });
+
+describe('the transaction a read begins with its principal check (PostgreSQL)', () => {
+  it('is let go however the request ends: unused by the handler, refused, invalid, a disabled user', async () => {
+    const t = await newTenant(ctx);
+    const reader = await newUser(ctx, t, ['contacts:read']);
+    const nobody = await newUser(ctx, t, []);
+    const disabled = await newUser(ctx, t, ['contacts:read']);
+    await ctx.db.update(users).set({ status: 'Disabled' }).where(eq(users.id, disabled.id));
+    // The test pool has 5 connections: one kept per request would hang every request after the fifth.
+    for (let i = 0; i < 8; i++) {
+      expect((await api(ctx.app, reader.token).get('/api/test/whoami')).statusCode).toBe(200);
+      expectError(await api(ctx.app, nobody.token).get('/api/test/contacts-reader'), 403);
+      expectError(await api(ctx.app, disabled.token).get('/api/test/contacts-reader'), 401);
+      expectError(await api(ctx.app, reader.token).get('/api/crm/contacts?limit=abc'), 400);
+      expect((await api(ctx.app, reader.token).get('/api/crm/contacts')).statusCode).toBe(200);
+    }
+  }, 30_000);
+});

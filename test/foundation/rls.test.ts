@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { transaction, withTenant } from '../../src/db/client.js';
+import { beginTenantAhead, releaseAhead, transaction, withTenant } from '../../src/db/client.js';
 import { contacts, persons, users } from '../../src/db/schema/index.js';
 import { insertPersonContact } from '../../src/modules/contacts/contacts.repository.js';
 import { setupTestApp } from '../helpers/app.js';
@@ -33,6 +33,28 @@ describe('row level security', () => {
     );
     expect(setting.tenant).toBeNull();
     expect(setting.role).not.toBe('app_user');
+  });
+
+  it("a transaction begun ahead runs its leading statement bound to the tenant and serves its owner's first withTenant only", async () => {
+    const a = await newTenant(ctx);
+    const early = await beginTenantAhead(ctx.db, a.id, "SELECT txid_current(), current_setting('app.tenant_id'), current_user");
+    if (ctx.appDb.kind === 'pglite') {
+      expect(early).toBeUndefined(); // no round trips to save: callers run their query as usual
+      return;
+    }
+    const [[txid, tenant, role]] = early!.rows;
+    expect([tenant, role]).toEqual([String(a.id), 'app_user']);
+    const owner = { tenantId: a.id };
+    early!.handTo(owner);
+    const txidIn = async () => (await rowsOf<{ id: string }>(withTenant(ctx.db, owner, (tx) => tx.execute(sql`select txid_current()::text as id`)) as never))[0].id;
+    expect(await txidIn()).toBe(String(txid));
+    expect(await txidIn()).not.toBe(String(txid));
+
+    // Let go unused: rolled back, and the owner's next withTenant opens its own.
+    const unused = (await beginTenantAhead(ctx.db, a.id, 'SELECT txid_current()'))!;
+    unused.handTo(owner);
+    releaseAhead(owner);
+    expect(await txidIn()).not.toBe(String(unused.rows[0][0]));
   });
 
   it('a query without a tenant filter inside withTenant sees only that tenant', async () => {

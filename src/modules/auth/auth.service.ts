@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import type { AuthRateLimit } from '../../config.js';
-import { transaction, withTenant, type Db } from '../../db/client.js';
+import { beginTenantAhead, transaction, withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { isPermission } from '../../lib/permissions.js';
 import { FailureThrottle } from '../../lib/throttle.js';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
-import type { SignAccessToken } from '../../plugins/auth.js';
+import type { Principal, SignAccessToken } from '../../plugins/auth.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../plugins/auth.js';
 import { insertPersonContact } from '../contacts/contacts.repository.js';
 import { findTenantBySlug } from '../tenants/tenants.repository.js';
@@ -33,11 +33,30 @@ export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccess
   const loginFailures = new FailureThrottle(rateLimit.accountFailures, THROTTLE_WINDOW_MS);
   const resetRequests = new FailureThrottle(rateLimit.accountFailures, THROTTLE_WINDOW_MS);
   const principalQuery = usersRepo.preparePrincipalQuery(db);
+  const principalStatement = usersRepo.principalStatement(db);
 
-  async function loadPrincipal(tenantId: number, userId: number) {
+  function toPrincipal(row: usersRepo.PrincipalRow, sessionId: string): Principal {
+    return { userId: row.id, tenantId: row.tenantId, contactId: row.contactId, username: row.username, sessionId, permissions: new Set(row.permissions.filter(isPermission)) };
+  }
+
+  /**
+   * The active user behind a token, or undefined. With `beginTransaction` (on PostgreSQL) the check
+   * also begins the request's tenant transaction, in the same round trip, for its first withTenant.
+   */
+  async function loadPrincipal(tenantId: number, userId: number, sessionId: string, options: { beginTransaction?: boolean } = {}): Promise<Principal | undefined> {
+    const early = options.beginTransaction ? await beginTenantAhead(db, tenantId, principalStatement.text(tenantId, userId)) : undefined;
+    if (early) {
+      const row = early.rows[0];
+      if (!row) {
+        early.release();
+        return undefined;
+      }
+      const principal = toPrincipal(principalStatement.read(row), sessionId);
+      early.handTo(principal);
+      return principal;
+    }
     const [row] = await principalQuery.execute({ tenantId, userId });
-    if (!row) return undefined;
-    return { userId: row.id, tenantId: row.tenantId, contactId: row.contactId, username: row.username, permissions: new Set(row.permissions.filter(isPermission)) };
+    return row && toPrincipal(row, sessionId);
   }
 
   /** Issues an access token and a refresh token of the given family (a new family at login). */
@@ -79,7 +98,7 @@ export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccess
       if (known?.usedAt) await repo.revokeFamily(db, known.tenantId, known.familyId);
       throw new UnauthorizedError('Invalid or expired refresh token');
     }
-    if (!(await loadPrincipal(consumed.tenantId, consumed.userId))) {
+    if (!(await loadPrincipal(consumed.tenantId, consumed.userId, consumed.familyId))) {
       await repo.revokeFamily(db, consumed.tenantId, consumed.familyId);
       throw new UnauthorizedError('Invalid or expired refresh token');
     }

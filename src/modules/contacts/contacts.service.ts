@@ -28,7 +28,7 @@ function checkShape(category: ContactCategory, body: { person?: unknown; company
 
 export async function listContacts(db: Db, auth: Principal, query: ContactListQuery) {
   const page = toPage(query);
-  return withTenant(db, auth.tenantId, async (tx) => {
+  return withTenant(db, auth, async (tx) => {
     const { rows, total } = await read.listContactRows(tx, auth.tenantId, query, page.limit, page.offset);
     const data = rows.map((r) => ({
       id: r.id,
@@ -82,7 +82,7 @@ export async function loadContact(tx: Db, auth: Principal, id: number): Promise<
 }
 
 export function getContact(db: Db, auth: Principal, id: number) {
-  return withTenant(db, auth.tenantId, (tx) => loadContact(tx, auth, id));
+  return withTenant(db, auth, (tx) => loadContact(tx, auth, id));
 }
 
 /**
@@ -108,7 +108,7 @@ function normalize<T extends CreateContactBody | UpdateContactBody>(input: T): T
 export async function createContact(db: Db, auth: Principal, input: CreateContactBody) {
   const body = normalize(input);
   checkShape(body.category, body, true);
-  return withTenant(db, auth.tenantId, async (tx) => {
+  return withTenant(db, auth, async (tx) => {
     const id = await repo.insertContact(tx, auth.tenantId, body);
     return loadContact(tx, auth, id);
   });
@@ -116,7 +116,7 @@ export async function createContact(db: Db, auth: Principal, input: CreateContac
 
 export async function updateContact(db: Db, auth: Principal, id: number, input: UpdateContactBody) {
   const body = normalize(input);
-  return withTenant(db, auth.tenantId, async (tx) => {
+  return withTenant(db, auth, async (tx) => {
     const current = await repo.findContactRow(tx, auth.tenantId, id);
     if (!current) throw new NotFoundError('Contact', id);
     if (body.category !== undefined && body.category !== current.category) {
@@ -133,7 +133,7 @@ export async function updateContact(db: Db, auth: Principal, id: number, input: 
 }
 
 export async function deleteContact(db: Db, auth: Principal, id: number): Promise<void> {
-  await withTenant(db, auth.tenantId, async (tx) => {
+  await withTenant(db, auth, async (tx) => {
     if (!(await repo.findContactRow(tx, auth.tenantId, id))) throw new NotFoundError('Contact', id);
     const userId = await repo.findLinkedUserId(tx, auth.tenantId, id);
     if (userId !== undefined) throw new ConflictError(`Contact ${id} is linked to user ${userId}`);

@@ -60,7 +60,7 @@ export async function importContacts(db: Db, auth: Principal, body: unknown): Pr
   });
   summary.failed = summary.errors.length;
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
-    const { created, updated } = await withTenant(db, auth.tenantId, (tx) => importBatch(tx, auth.tenantId, valid.slice(start, start + IMPORT_BATCH_SIZE)));
+    const { created, updated } = await withTenant(db, auth, (tx) => importBatch(tx, auth.tenantId, valid.slice(start, start + IMPORT_BATCH_SIZE)));
     summary.created += created;
     summary.updated += updated;
   }

@@ -16,7 +16,7 @@ export const INVERSE: Record<RelationshipType, RelationshipType> = {
 
 export async function listRelationships(db: Db, auth: Principal, query: PageRequest & Omit<repo.RelationshipFilter, 'id'>) {
   const page = toPage(query);
-  return withTenant(db, auth.tenantId, async (tx) => {
+  return withTenant(db, auth, async (tx) => {
     const rows = await repo.listRelationshipRows(tx, auth.tenantId, query, page.limit, page.offset);
     const total = await repo.countRelationships(tx, auth.tenantId, query);
     return pageResult(page, rows, total);
@@ -26,7 +26,7 @@ export async function listRelationships(db: Db, auth: Principal, query: PageRequ
 export async function createRelationship(db: Db, auth: Principal, body: CreateRelationshipBody) {
   const { contactId, relatedContactId, type } = body;
   if (contactId === relatedContactId) throw new BadRequestError('body/relatedContactId must differ from body/contactId');
-  return withTenant(db, auth.tenantId, async (tx) => {
+  return withTenant(db, auth, async (tx) => {
     const found = await existingContactIds(tx, auth.tenantId, [contactId, relatedContactId]);
     const missing = [contactId, relatedContactId].filter((id) => !found.has(id));
     if (missing.length) throw new NotFoundError('Contact', missing);
@@ -40,7 +40,7 @@ export async function createRelationship(db: Db, auth: Principal, body: CreateRe
 }
 
 export async function deleteRelationship(db: Db, auth: Principal, id: number): Promise<void> {
-  await withTenant(db, auth.tenantId, async (tx) => {
+  await withTenant(db, auth, async (tx) => {
     const row = await repo.findRelationship(tx, auth.tenantId, id);
     if (!row) throw new NotFoundError('Relationship', id);
     await repo.deleteRelationshipPair(tx, auth.tenantId, row, INVERSE[row.type as RelationshipType] ?? row.type);

@@ -29,21 +29,21 @@ async function requireContact(tx: Db, tenantId: number, contactId: number) {
 
 export async function listRequests(db: Db, auth: Principal, query: PageRequest & repo.RequestFilter) {
   const page = toPage(query);
-  return withTenant(db, auth.tenantId, async (tx) => {
+  return withTenant(db, auth, async (tx) => {
     const { rows, total } = await repo.listRequests(tx, auth.tenantId, query, page.limit, page.offset);
     return pageResult(page, rows.map(toRequestItem), total);
   });
 }
 
 export async function createRequest(db: Db, auth: Principal, body: CreateRequestBody) {
-  return withTenant(db, auth.tenantId, async (tx) => {
+  return withTenant(db, auth, async (tx) => {
     await requireContact(tx, auth.tenantId, body.contactId);
     return toRequestItem(await repo.insertRequest(tx, auth.tenantId, body));
   });
 }
 
 export async function updateRequest(db: Db, auth: Principal, id: number, body: UpdateRequestBody) {
-  return withTenant(db, auth.tenantId, async (tx) => {
+  return withTenant(db, auth, async (tx) => {
     if (!(await repo.findRequest(tx, auth.tenantId, id))) throw new NotFoundError('Request', id);
     if (body.contactId !== undefined) await requireContact(tx, auth.tenantId, body.contactId);
     const row = await repo.updateRequest(tx, auth.tenantId, id, body);
@@ -52,7 +52,7 @@ export async function updateRequest(db: Db, auth: Principal, id: number, body: U
 }
 
 export async function deleteRequest(db: Db, auth: Principal, id: number): Promise<void> {
-  await withTenant(db, auth.tenantId, async (tx) => {
+  await withTenant(db, auth, async (tx) => {
     if (!(await repo.deleteRequest(tx, auth.tenantId, id))) throw new NotFoundError('Request', id);
   });
 }

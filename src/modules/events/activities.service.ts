@@ -9,7 +9,7 @@ import { requireContacts } from './rosters.service.js';
 export function createActivitiesService({ db }: { db: Db }) {
   return {
     list: (auth: Principal, eventId: number, query: PageRequest) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         await readableEvent(tx, auth, eventId);
         const page = toPage(query);
         const { items, total } = await repo.pageActivities(tx, auth.tenantId, eventId, page);
@@ -17,7 +17,7 @@ export function createActivitiesService({ db }: { db: Db }) {
       }),
 
     create: (auth: Principal, eventId: number, body: CreateActivityBody) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         await writableEvent(tx, auth, eventId);
         await requireContacts(tx, auth.tenantId, body.contactIds);
         return repo.insertActivity(tx, auth.tenantId, eventId, { activityType: body.activityType, notes: body.notes ?? null, contactIds: body.contactIds });

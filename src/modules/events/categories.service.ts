@@ -8,7 +8,7 @@ import type { CreateEventCategoryBody } from './events.schemas.js';
 export function createCategoriesService({ db }: { db: Db }) {
   return {
     list: (auth: Principal, query: PageRequest) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const { items, total } = await repo.pageCategories(tx, auth.tenantId, page);
         return pageResult(page, items, total);
@@ -17,7 +17,7 @@ export function createCategoriesService({ db }: { db: Db }) {
     create: (auth: Principal, body: CreateEventCategoryBody) => {
       // Event categories are tenant-wide structure (api-contract §4).
       if (!auth.permissions.has('hierarchy:all')) throw new ForbiddenError('Only a user who sees the whole hierarchy may create event categories');
-      return withTenant(db, auth.tenantId, async (tx) => {
+      return withTenant(db, auth, async (tx) => {
         if (await repo.categoryNameTaken(tx, auth.tenantId, body.name)) throw new ConflictError(`Event category '${body.name}' already exists`);
         return repo.insertCategory(tx, auth.tenantId, { name: body.name, description: body.description ?? null });
       });

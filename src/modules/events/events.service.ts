@@ -46,7 +46,7 @@ export function createEventsService({ db }: { db: Db }) {
 
   return {
     list: (auth: Principal, query: ListEventsQuery) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const scope = await loadGroupScope(tx, auth);
         const filter: repo.EventFilter = { groupId: query.groupId, categoryId: query.categoryId, from: query.from, to: query.to, q: query.q };
@@ -61,7 +61,7 @@ export function createEventsService({ db }: { db: Db }) {
       }),
 
     get: (auth: Principal, id: number): Promise<EventDetail> =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         // A fixed number of queries whatever the event holds: event, rosters, activities (+ their contacts).
         const access = await readableEvent(tx, auth, id);
         const { registrations, attendance } = await eventRosters(tx, auth.tenantId, id);
@@ -70,7 +70,7 @@ export function createEventsService({ db }: { db: Db }) {
       }),
 
     create: (auth: Principal, body: CreateEventBody) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const endDate = body.endDate ?? body.startDate;
         checkDates(body.startDate, endDate);
         checkMetaData(body.metaData);
@@ -90,7 +90,7 @@ export function createEventsService({ db }: { db: Db }) {
       }),
 
     update: (auth: Principal, id: number, body: UpdateEventBody) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const { event, scope } = await writableEvent(tx, auth, id);
         checkDates(body.startDate ?? event.startDate, body.endDate ?? event.endDate);
         checkMetaData(body.metaData);
@@ -105,7 +105,7 @@ export function createEventsService({ db }: { db: Db }) {
       }),
 
     remove: (auth: Principal, id: number) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         await writableEvent(tx, auth, id);
         // Registrations, attendance and activities go with it (foreign keys cascade).
         await repo.deleteEvent(tx, auth.tenantId, id);

@@ -51,7 +51,7 @@ export async function requireContacts(tx: Db, tenantId: number, contactIds: read
 function rosterService<T>(db: Db, store: RosterStore<T>) {
   return {
     list: (auth: Principal, eventId: number, query: PageRequest) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         await readableEvent(tx, auth, eventId);
         const page = toPage(query);
         const { items, total } = await store.page(tx, auth.tenantId, eventId, page);
@@ -59,7 +59,7 @@ function rosterService<T>(db: Db, store: RosterStore<T>) {
       }),
 
     add: (auth: Principal, eventId: number, contactIds: readonly number[]) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         await writableEvent(tx, auth, eventId);
         const contacts = await requireContacts(tx, auth.tenantId, contactIds);
         const rows = await store.insert(tx, auth.tenantId, eventId, contactIds);
@@ -70,7 +70,7 @@ function rosterService<T>(db: Db, store: RosterStore<T>) {
       }),
 
     remove: (auth: Principal, eventId: number, id: number) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         await writableEvent(tx, auth, eventId);
         if (!(await store.remove(tx, auth.tenantId, eventId, id))) throw new NotFoundError(store.entity, id);
       }),

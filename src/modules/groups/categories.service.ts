@@ -9,7 +9,7 @@ import type { CreateCategoryBody } from './groups.schemas.js';
 export function createCategoriesService(db: Db) {
   return {
     list: (auth: Principal, query: PageRequest) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const { rows, total } = await repo.listCategories(tx, auth.tenantId, page);
         return pageResult(page, rows, total);
@@ -18,7 +18,7 @@ export function createCategoriesService(db: Db) {
     /** Categories are tenant-wide structure: groups:write plus hierarchy:all (api-contract §4). */
     create: (auth: Principal, body: CreateCategoryBody) => {
       assertWholeTree(auth, 'Creating a group category');
-      return withTenant(db, auth.tenantId, async (tx) => {
+      return withTenant(db, auth, async (tx) => {
         if (await repo.findCategoryByName(tx, auth.tenantId, body.name)) {
           throw new ConflictError(`A group category named '${body.name}' already exists`);
         }

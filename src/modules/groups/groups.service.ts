@@ -50,7 +50,7 @@ export function createGroupsService(db: Db) {
 
   return {
     list: (auth: Principal, query: ListGroupsQuery) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const scope = await loadGroupScope(tx, auth);
         const { rows, total } = await repo.listGroups(tx, auth.tenantId, await listFilters(tx, auth, scope, query), page, query.sort);
@@ -58,7 +58,7 @@ export function createGroupsService(db: Db) {
       }),
 
     combo: (auth: Principal, query: ComboQuery) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const scope = await loadGroupScope(tx, auth);
         const filters = [visibleGroupFilter(scope)];
@@ -68,7 +68,7 @@ export function createGroupsService(db: Db) {
       }),
 
     get: (auth: Principal, id: number) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
         await visibleGroup(tx, auth, scope, id);
         const group = await repo.getGroupOut(tx, auth.tenantId, id);
@@ -78,7 +78,7 @@ export function createGroupsService(db: Db) {
       }),
 
     create: (auth: Principal, body: CreateGroupBody) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         assertMetaData(body.metaData);
         const scope = await loadGroupScope(tx, auth);
         await repo.lockTree(tx, auth.tenantId);
@@ -95,7 +95,7 @@ export function createGroupsService(db: Db) {
       }),
 
     update: (auth: Principal, id: number, body: UpdateGroupBody) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         assertMetaData(body.metaData);
         const scope = await loadGroupScope(tx, auth);
         if (body.parentId !== undefined) await repo.lockTree(tx, auth.tenantId);
@@ -118,7 +118,7 @@ export function createGroupsService(db: Db) {
       }),
 
     remove: (auth: Principal, id: number) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
         await repo.lockTree(tx, auth.tenantId);
         await manageableGroup(tx, auth, scope, id);

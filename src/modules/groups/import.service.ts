@@ -62,7 +62,7 @@ export function createImportService(db: Db) {
     importGroups: async (auth: Principal, rows: ImportInputRow[]): Promise<ImportSummary> => {
       assertWholeTree(auth, 'Importing groups');
       if (rows.length > MAX_IMPORT_ROWS) throw new BadRequestError(`An import takes at most ${MAX_IMPORT_ROWS} rows`);
-      const plan = await withTenant(db, auth.tenantId, async (tx) =>
+      const plan = await withTenant(db, auth, async (tx) =>
         planImport(rows, await allCategories(tx, auth.tenantId), await loadGroupNames(tx, auth.tenantId)),
       );
       const errors = [...plan.errors];

@@ -17,7 +17,7 @@ type Decision = 'Approved' | 'Rejected';
 export function createMembershipRequestsService(db: Db) {
   /** approve / reject: the request's group must be visible (404) and led by the caller (403). */
   function handle(auth: Principal, id: number, decision: Decision) {
-    return withTenant(db, auth.tenantId, async (tx) => {
+    return withTenant(db, auth, async (tx) => {
       const scope = await loadGroupScope(tx, auth);
       const request = await repo.findRequest(tx, auth.tenantId, id);
       const group = request && (await findGroup(tx, auth.tenantId, request.groupId));
@@ -36,7 +36,7 @@ export function createMembershipRequestsService(db: Db) {
   return {
     /** Pending requests of groups the caller may manage; nothing without groups:write. */
     list: (auth: Principal, query: ListMembershipRequestsQuery) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         if (!auth.permissions.has('groups:write')) return pageResult(page, [], 0);
         const scope = await loadGroupScope(tx, auth);
@@ -48,7 +48,7 @@ export function createMembershipRequestsService(db: Db) {
       }),
 
     create: (auth: Principal, body: CreateMembershipRequestBody) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
         const group = await visibleGroup(tx, auth, scope, body.groupId);
         const contactId = body.contactId ?? auth.contactId;

@@ -23,7 +23,7 @@ export function createMembershipsService(db: Db) {
 
   return {
     list: (auth: Principal, query: ListMembershipsQuery) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const scope = await loadGroupScope(tx, auth);
         const filters: SQL[] = [visibleGroupFilter(scope)];
@@ -36,7 +36,7 @@ export function createMembershipsService(db: Db) {
       }),
 
     create: (auth: Principal, body: CreateMembershipBody) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
         await manageableGroup(tx, auth, scope, body.groupId);
         if (!(await findContactRefs(tx, auth.tenantId, [body.contactId])).has(body.contactId)) throw new NotFoundError('Contact', body.contactId);
@@ -50,7 +50,7 @@ export function createMembershipsService(db: Db) {
       }),
 
     update: (auth: Principal, id: number, body: UpdateMembershipBody) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
         await manageableMembership(tx, auth, scope, id);
         await repo.updateMembership(tx, auth.tenantId, id, { role: body.role, isActive: body.isActive });
@@ -58,7 +58,7 @@ export function createMembershipsService(db: Db) {
       }),
 
     remove: (auth: Principal, id: number) =>
-      withTenant(db, auth.tenantId, async (tx) => {
+      withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
         await manageableMembership(tx, auth, scope, id);
         await repo.deleteMembership(tx, auth.tenantId, id);

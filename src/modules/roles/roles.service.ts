@@ -43,20 +43,20 @@ export function createRolesService({ db }: { db: Db }) {
 
   async function listRoles(auth: Principal, query: ListRolesQuery) {
     const page = toPage(query);
-    return withTenant(db, auth.tenantId, async (tx) => {
+    return withTenant(db, auth, async (tx) => {
       const { rows, total } = await repo.listRoles(tx, auth.tenantId, query.q, page.limit, page.offset);
       return pageResult(page, rows, total);
     });
   }
 
   function getRole(auth: Principal, roleId: number) {
-    return withTenant(db, auth.tenantId, (tx) => loadRole(tx, auth.tenantId, roleId));
+    return withTenant(db, auth, (tx) => loadRole(tx, auth.tenantId, roleId));
   }
 
   async function createRole(auth: Principal, input: CreateRoleBody) {
     const permissions = normalize(input.permissions ?? []);
     checkHeld(auth, permissions, `create role ${input.name}`);
-    return withTenant(db, auth.tenantId, async (tx) => {
+    return withTenant(db, auth, async (tx) => {
       if (await repo.isRoleNameTaken(tx, auth.tenantId, input.name)) throw new ConflictError(`A role named ${input.name} already exists`);
       const id = await repo.insertRole(tx, auth.tenantId, { name: input.name, description: input.description ?? null, permissions });
       return loadRole(tx, auth.tenantId, id);
@@ -86,7 +86,7 @@ export function createRolesService({ db }: { db: Db }) {
   }
 
   async function deleteRole(auth: Principal, roleId: number) {
-    await withTenant(db, auth.tenantId, async (tx) => {
+    await withTenant(db, auth, async (tx) => {
       const role = await loadRole(tx, auth.tenantId, roleId);
       if (role.isSystem) throw new ConflictError(`Role ${role.name} is a system role and cannot be deleted`);
       if (role.userCount > 0) {

@@ -1,5 +1,5 @@
 import { and, arrayContains, asc, count, countDistinct, eq, exists, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { inlineParams, type Db } from '../../db/client.js';
 import { contacts, roles, tenants, userRoles, users } from '../../db/schema/index.js';
 import { containsPattern } from '../../lib/like.js';
 
@@ -20,13 +20,39 @@ const roleNamesOf = sql<string[]>`coalesce((
   where ur.tenant_id = "users"."tenant_id" and ur.user_id = "users"."id"
 ), '{}')`;
 
-/** Prepared once per database: it runs on every authenticated request. */
-export function preparePrincipalQuery(db: Db) {
+/** Who is calling, per request: the active user with its effective permissions. */
+function principalQuery(db: Db) {
   return db
     .select({ id: users.id, tenantId: users.tenantId, contactId: users.contactId, username: users.username, permissions: permissionsOf })
     .from(users)
-    .where(and(eq(users.tenantId, sql.placeholder('tenantId')), eq(users.id, sql.placeholder('userId')), eq(users.status, 'Active')))
-    .prepare('load_principal');
+    .where(and(eq(users.tenantId, sql.placeholder('tenantId')), eq(users.id, sql.placeholder('userId')), eq(users.status, 'Active')));
+}
+
+export interface PrincipalRow {
+  id: number;
+  tenantId: number;
+  contactId: number;
+  username: string;
+  permissions: string[];
+}
+
+/** Prepared once per database: it runs on every authenticated request. */
+export function preparePrincipalQuery(db: Db) {
+  return principalQuery(db).prepare('load_principal');
+}
+
+/**
+ * The same query as one SQL text for beginTenantAhead (ids are checked integers), with a reader of
+ * its array-mode row.
+ */
+export function principalStatement(db: Db) {
+  const template = principalQuery(db).toSQL();
+  return {
+    text: (tenantId: number, userId: number) => inlineParams(template, { tenantId, userId }),
+    read: ([id, tenantId, contactId, username, permissions]: unknown[]): PrincipalRow => ({
+      id: Number(id), tenantId: Number(tenantId), contactId: Number(contactId), username: String(username), permissions: permissions as string[],
+    }),
+  };
 }
 
 /** Login accepts the username or the email, case-insensitively. */

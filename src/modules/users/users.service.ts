@@ -88,7 +88,7 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
 
   async function listUsers(auth: Principal, query: ListUsersQuery) {
     const page = toPage(query);
-    return withTenant(db, auth.tenantId, async (tx) => {
+    return withTenant(db, auth, async (tx) => {
       const { rows, total } = await repo.listUsers(tx, auth.tenantId, query, page.limit, page.offset);
       const roles = await repo.findRolesOfUsers(tx, auth.tenantId, rows.map((r) => r.id));
       return pageResult(page, rows.map((r) => toItem(r, roles.get(r.id) ?? [])), total);
@@ -96,7 +96,7 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
   }
 
   async function getUser(auth: Principal, userId: number) {
-    return withTenant(db, auth.tenantId, async (tx) => {
+    return withTenant(db, auth, async (tx) => {
       const user = await loadUser(tx, auth.tenantId, userId);
       const roles = await repo.findRolesOfUsers(tx, auth.tenantId, [userId]);
       const permissions = (await repo.findUserPermissions(tx, auth.tenantId, userId)).filter(isPermission);
