@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     size: { type: 'string', default: 'small' },
     'database-url': { type: 'string' },
     pglite: { type: 'boolean', default: false },
+    tsx: { type: 'boolean', default: false },
+    // The bundle is the default now; accepted so that older command lines still run.
     compiled: { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     'other-tenants': { type: 'string', default: '20' },
@@ -84,10 +86,10 @@ async function main() {
 
   const chosen = selectedScenarios();
   const cpuProfDir = args['cpu-prof'] ? fileURLToPath(new URL('./.build/profiles', import.meta.url)) : undefined;
-  const server = await startServer({ databaseUrl: url, dataDir, compiled: args.compiled, cpuProfDir });
+  const server = await startServer({ databaseUrl: url, dataDir, tsx: args.tsx, cpuProfDir });
   const report: Report = {
     date: new Date().toISOString().slice(0, 10), dataset, database, loadSeconds, otherTenants, settings,
-    runtime: args.compiled ? 'node on an esbuild bundle of the server (--compiled)' : 'node --import tsx (as `npm start` runs it)',
+    runtime: args.tsx ? 'node --import tsx (--tsx)' : 'node on an esbuild bundle of the server (scripts/build.mjs, as `npm start` runs it)',
     rss: { idle: 0, idleAfter: 0, maxUnderLoad: 0 }, scenarios: [], plans: {},
   };
   try {

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { build } from '../scripts/build.mjs';
 
 export interface ServerProcess {
   serviceUrl: string;
@@ -11,22 +12,19 @@ export interface ServerProcess {
 }
 
 /**
- * `npm start` runs the TypeScript through tsx, whose loader costs tens of MB of RSS; `compiled`
- * bundles the server (dependencies stay external) with esbuild and runs plain node instead.
+ * By default the server runs as `npm start` runs the service: an esbuild bundle (scripts/build.mjs, the
+ * same build as dist/cli.mjs) on plain node. `tsx` runs the TypeScript through the tsx loader instead,
+ * which costs tens of MB of RSS and some speed (as `npm run parish` does).
  */
-async function entryPoint(compiled: boolean): Promise<{ file: string; execArgv: string[] }> {
-  const source = fileURLToPath(new URL('./server.ts', import.meta.url));
-  if (!compiled) return { file: source, execArgv: ['--import', 'tsx', '--expose-gc'] };
-  const file = fileURLToPath(new URL('./.build/server.mjs', import.meta.url));
-  // esbuild comes with tsx; imported by name so that no new dependency is needed.
-  const esbuild = (await import('esbuild' as string)) as { build(o: Record<string, unknown>): Promise<unknown> };
-  await esbuild.build({ entryPoints: [source], bundle: true, platform: 'node', format: 'esm', packages: 'external', outfile: file, target: 'node20', logLevel: 'warning' });
+async function entryPoint(tsx: boolean): Promise<{ file: string; execArgv: string[] }> {
+  if (tsx) return { file: fileURLToPath(new URL('./server.ts', import.meta.url)), execArgv: ['--import', 'tsx', '--expose-gc'] };
+  const file = await build({ entry: 'bench/server.ts', outfile: 'bench/.build/server.mjs' });
   return { file, execArgv: ['--expose-gc'] };
 }
 
 /** Starts bench/server.ts in a child process (the load generator stays in this one) and waits until it listens. */
-export async function startServer(env: { databaseUrl?: string; dataDir: string; compiled?: boolean; cpuProfDir?: string }): Promise<ServerProcess> {
-  const entry = await entryPoint(env.compiled ?? false);
+export async function startServer(env: { databaseUrl?: string; dataDir: string; tsx?: boolean; cpuProfDir?: string }): Promise<ServerProcess> {
+  const entry = await entryPoint(env.tsx ?? false);
   const profiling = env.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${env.cpuProfDir}`] : [];
   const child: ChildProcess = fork(entry.file, [], {
     execArgv: [...entry.execArgv, ...profiling],
