@@ -127,7 +127,7 @@ export async function withTenant<T>(db: Db, tenant: TenantRef, fn: (tx: Db) => P
   if (early) return runAndCommit(early, fn);
   const tenantId = typeof tenant === 'number' ? tenant : tenant.tenantId;
   const client = (db as unknown as { $client?: unknown }).$client;
-  if (client instanceof pg.Pool) return runAndCommit(await beginOnPool(client, checkedTenantId(tenantId)), fn);
+  if (client instanceof pg.Pool) return runAndCommit(await beginOnPool(client, checkedInteger(tenantId)), fn);
   return db.transaction(async (tx) => {
     await bindTenant(tx as unknown as Db, tenantId);
     return fn(tx as unknown as Db);
@@ -143,28 +143,54 @@ interface PoolTransaction {
 /** A Drizzle handle per pooled connection, made once: building one walks the whole schema. */
 const handles = new WeakMap<pg.PoolClient, Db>();
 
-function checkedTenantId(tenantId: number): number {
-  if (!Number.isSafeInteger(tenantId)) throw new Error(`Invalid tenant id ${tenantId}`);
-  return tenantId;
+function checkedInteger(value: number): number {
+  if (!Number.isSafeInteger(value)) throw new Error(`Not an integer: ${value}`);
+  return value;
 }
+
+/**
+ * A statement run ahead of a request's handler (see beginTenantAhead), prepared once per
+ * connection: planning it is most of its cost.
+ */
+export interface LeadingStatement {
+  /** The prepared statement's name on each connection (unique among leading statements). */
+  name: string;
+  /** Parameter types of `sql`'s $1, $2, … */
+  types: string[];
+  sql: string;
+}
+
+/** Which leading statements each pooled connection has prepared. */
+const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 
 /**
  * On PostgreSQL, BEGIN and the tenant binding travel in ONE round trip (a simple-protocol query;
  * the tenant id is a checked integer, never text from a request), instead of two through Drizzle's
- * transaction, and `leading` (a statement to run first, see beginTenantAhead) rides along.
+ * transaction, and a leading statement (see beginTenantAhead) rides along.
  * Requests are round-trip bound, so this is measurable (bench/).
  */
-async function beginOnPool(pool: pg.Pool, tenantId: number, leading = ''): Promise<PoolTransaction & { rows: unknown[][] }> {
+async function beginOnPool(pool: pg.Pool, tenantId: number, leading?: { statement: LeadingStatement; args: number[] }): Promise<PoolTransaction & { rows: unknown[][] }> {
   const client = await pool.connect();
   let tx = handles.get(client);
   if (!tx) handles.set(client, (tx = drizzlePg(client, { schema }) as unknown as Db));
+  const prepared = preparedOn.get(client) ?? new Set<string>();
+  preparedOn.set(client, prepared);
+  const parts = [`BEGIN; SELECT set_config('app.tenant_id', '${tenantId}', true), set_config('role', 'app_user', true)`];
+  if (leading) {
+    const { name, types, sql: text } = leading.statement;
+    // PREPARE is not undone by a rollback: a connection whose first try failed is destroyed below.
+    const list = (items: unknown[]) => (items.length ? `(${items.join(', ')})` : '');
+    if (!prepared.has(name)) parts.push(`PREPARE ${name}${list(types)} AS ${text}`);
+    parts.push(`EXECUTE ${name}${list(leading.args.map(checkedInteger))}`);
+  }
   try {
-    const bind = `BEGIN; SELECT set_config('app.tenant_id', '${tenantId}', true), set_config('role', 'app_user', true)`;
-    const results = await client.query({ text: leading ? `${bind}; ${leading}` : bind, rowMode: 'array' });
+    const results = await client.query({ text: parts.join('; '), rowMode: 'array' });
+    if (leading) prepared.add(leading.statement.name);
     const last = (results as unknown as pg.QueryResult[]).at(-1)!;
     return { client, tx, rows: leading ? (last.rows as unknown[][]) : [] };
   } catch (err) {
-    await rollbackAndRelease({ client, tx });
+    if (leading && !prepared.has(leading.statement.name)) client.release(true);
+    else await rollbackAndRelease({ client, tx });
     throw err;
   }
 }
@@ -207,18 +233,18 @@ export interface TransactionAhead {
 }
 
 /**
- * Begins a tenant transaction now and runs `leading` in the same round trip as BEGIN and the
- * binding, for a request whose first query is known before its handler runs: the principal check.
- * That saves a round trip per request. The transaction then belongs to an owner (handTo), whose
- * first withTenant uses it; an owner that never does must be let go with releaseAhead, or the
- * connection stays checked out. `leading` is one complete statement built by inlineParams from
- * checked values, never from request text. PostgreSQL only: PGlite has no round trips to save,
- * so there this answers undefined and the caller runs its query as usual.
+ * Begins a tenant transaction now and executes `leading` (prepared on first use per connection)
+ * with integer `args` in the same round trip as BEGIN and the binding, for a request whose first
+ * query is known before its handler runs: the principal check. That saves a round trip per
+ * request. The transaction then belongs to an owner (handTo), whose first withTenant uses it; an
+ * owner that never does must be let go with releaseAhead, or the connection stays checked out.
+ * PostgreSQL only: PGlite has no round trips to save, so there this answers undefined and the
+ * caller runs its query as usual.
  */
-export async function beginTenantAhead(db: Db, tenantId: number, leading: string): Promise<TransactionAhead | undefined> {
+export async function beginTenantAhead(db: Db, tenantId: number, leading: LeadingStatement, args: number[]): Promise<TransactionAhead | undefined> {
   const pool = (db as unknown as { $client?: unknown }).$client;
   if (!(pool instanceof pg.Pool)) return undefined;
-  const begun = await beginOnPool(pool, checkedTenantId(tenantId), leading);
+  const begun = await beginOnPool(pool, checkedInteger(tenantId), { statement: leading, args });
   let owned = false;
   return {
     rows: begun.rows,
@@ -239,18 +265,22 @@ export function releaseAhead(owner: object): void {
 }
 
 /**
- * A Drizzle query as one SQL text with its parameters written in as literals, for a
- * simple-protocol statement (beginTenantAhead). Placeholders take their values from `values`;
- * only integers and strings (quoted by pg's escapeLiteral) are accepted.
+ * A Drizzle query as the text of a PREPARE (see LeadingStatement): its placeholders become $1, $2, …
+ * in the order of `placeholders`; any other parameter is written in as a literal (integers, and
+ * strings quoted by pg's escapeLiteral).
  */
-export function inlineParams(query: { sql: string; params: unknown[] }, values: Record<string, number>): string {
-  const literal = (param: unknown): string => {
-    const value = param instanceof Placeholder ? values[param.name] : param;
-    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
-    if (typeof value === 'string') return pg.escapeLiteral(value);
-    throw new Error(`Cannot inline parameter ${String(value)}`);
+export function preparedText(query: { sql: string; params: unknown[] }, placeholders: string[]): string {
+  const text = (param: unknown): string => {
+    if (param instanceof Placeholder) {
+      const index = placeholders.indexOf(param.name);
+      if (index < 0) throw new Error(`Unlisted placeholder ${param.name}`);
+      return `$${index + 1}`;
+    }
+    if (typeof param === 'number' && Number.isSafeInteger(param)) return String(param);
+    if (typeof param === 'string') return pg.escapeLiteral(param);
+    throw new Error(`Cannot write parameter ${String(param)} as a literal`);
   };
-  return query.sql.replace(/\$(\d+)/g, (_, n: string) => literal(query.params[Number(n) - 1]));
+  return query.sql.replace(/\$(\d+)/g, (_, n: string) => text(query.params[Number(n) - 1]));
 }
 
 /** Binds an open transaction to a tenant (withTenant does this; tenant creation needs it mid-transaction). */

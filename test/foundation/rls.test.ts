@@ -37,13 +37,13 @@ describe('row level security', () => {
 
   it("a transaction begun ahead runs its leading statement bound to the tenant and serves its owner's first withTenant only", async () => {
     const a = await newTenant(ctx);
-    const early = await beginTenantAhead(ctx.db, a.id, "SELECT txid_current(), current_setting('app.tenant_id'), current_user");
+    const early = await beginTenantAhead(ctx.db, a.id, { name: 'test_probe', types: ['int'], sql: "SELECT txid_current(), current_setting('app.tenant_id'), current_user, $1" }, [7]);
     if (ctx.appDb.kind === 'pglite') {
       expect(early).toBeUndefined(); // no round trips to save: callers run their query as usual
       return;
     }
-    const [[txid, tenant, role]] = early!.rows;
-    expect([tenant, role]).toEqual([String(a.id), 'app_user']);
+    const [[txid, tenant, role, arg]] = early!.rows;
+    expect([tenant, role, arg]).toEqual([String(a.id), 'app_user', 7]);
     const owner = { tenantId: a.id };
     early!.handTo(owner);
     const txidIn = async () => (await rowsOf<{ id: string }>(withTenant(ctx.db, owner, (tx) => tx.execute(sql`select txid_current()::text as id`)) as never))[0].id;
@@ -51,7 +51,7 @@ describe('row level security', () => {
     expect(await txidIn()).not.toBe(String(txid));
 
     // Let go unused: rolled back, and the owner's next withTenant opens its own.
-    const unused = (await beginTenantAhead(ctx.db, a.id, 'SELECT txid_current()'))!;
+    const unused = (await beginTenantAhead(ctx.db, a.id, { name: 'test_txid', types: [], sql: 'SELECT txid_current()' }, []))!;
     unused.handTo(owner);
     releaseAhead(owner);
     expect(await txidIn()).not.toBe(String(unused.rows[0][0]));

@@ -44,7 +44,7 @@ export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccess
    * also begins the request's tenant transaction, in the same round trip, for its first withTenant.
    */
   async function loadPrincipal(tenantId: number, userId: number, sessionId: string, options: { beginTransaction?: boolean } = {}): Promise<Principal | undefined> {
-    const early = options.beginTransaction ? await beginTenantAhead(db, tenantId, principalStatement.text(tenantId, userId)) : undefined;
+    const early = options.beginTransaction ? await beginTenantAhead(db, tenantId, principalStatement.statement, [tenantId, userId]) : undefined;
     if (early) {
       const row = early.rows[0];
       if (!row) {

@@ -1,5 +1,5 @@
 import { and, arrayContains, asc, count, countDistinct, eq, exists, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
-import { inlineParams, type Db } from '../../db/client.js';
+import { preparedText, type Db, type LeadingStatement } from '../../db/client.js';
 import { contacts, roles, tenants, userRoles, users } from '../../db/schema/index.js';
 import { containsPattern } from '../../lib/like.js';
 
@@ -41,14 +41,11 @@ export function preparePrincipalQuery(db: Db) {
   return principalQuery(db).prepare('load_principal');
 }
 
-/**
- * The same query as one SQL text for beginTenantAhead (ids are checked integers), with a reader of
- * its array-mode row.
- */
+/** The same query as a statement for beginTenantAhead (args: tenant id, user id), with a reader of its array-mode row. */
 export function principalStatement(db: Db) {
-  const template = principalQuery(db).toSQL();
+  const statement: LeadingStatement = { name: 'parish_principal', types: ['bigint', 'bigint'], sql: preparedText(principalQuery(db).toSQL(), ['tenantId', 'userId']) };
   return {
-    text: (tenantId: number, userId: number) => inlineParams(template, { tenantId, userId }),
+    statement,
     read: ([id, tenantId, contactId, username, permissions]: unknown[]): PrincipalRow => ({
       id: Number(id), tenantId: Number(tenantId), contactId: Number(contactId), username: String(username), permissions: permissions as string[],
     }),
