@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { withTenant } from '../../src/db/client.js';
-import { contactCounts, contacts, tenants } from '../../src/db/schema/index.js';
+import { transaction, withTenant } from '../../src/db/client.js';
+import { contactCountPending, contactCounts, contacts, tenants } from '../../src/db/schema/index.js';
 import { CONTACT_CATEGORIES, CONTACT_STATUSES } from '../../src/db/schema/enums.js';
 import { insertContact } from '../../src/modules/contacts/contacts.repository.js';
 import { seedDemoTenant } from '../../src/modules/tenants/demo-seed.js';
@@ -9,9 +9,10 @@ import { api, expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant, type TestTenant } from '../helpers/factories.js';
 import { newCompany, newPerson } from '../helpers/contacts.factories.js';
 
-// The list total without `q` comes from contact_counts, kept by triggers on contacts (migration
-// 0004). Every list here asks for limit=1, so any non-empty page is full and its total cannot be
-// read off the page: it has to come from the counters.
+// The list total without `q` comes from contact_counts, kept by triggers on contacts (migrations
+// 0004, 0005: deltas wait in contact_count_pending and are applied at commit). Every list here asks
+// for limit=1, so any non-empty page is full and its total cannot be read off the page: it has to
+// come from the counters.
 
 const ctx = setupTestApp();
 
@@ -57,6 +58,41 @@ async function expectExactTotals(t: TestTenant) {
 }
 
 const total = (t: TestTenant, f: Filter = {}) => listTotal(t, f);
+
+/** Every tenant's non-zero counters equal count(*) group by over contacts; none is negative. */
+async function expectCountersMatchContacts() {
+  const counters = await ctx.db
+    .select({ tenantId: contactCounts.tenantId, category: contactCounts.category, status: contactCounts.status, n: contactCounts.n })
+    .from(contactCounts)
+    .where(sql`${contactCounts.n} <> 0`)
+    .orderBy(asc(contactCounts.tenantId), asc(contactCounts.category), asc(contactCounts.status));
+  const counted = await ctx.db
+    .select({ tenantId: contacts.tenantId, category: contacts.category, status: contacts.status, n: count() })
+    .from(contacts)
+    .groupBy(contacts.tenantId, contacts.category, contacts.status)
+    .orderBy(asc(contacts.tenantId), asc(contacts.category), asc(contacts.status));
+  expect(counters).toEqual(counted);
+  const [negative] = await ctx.db.select({ n: count() }).from(contactCounts).where(sql`${contactCounts.n} < 0`);
+  expect(negative.n).toBe(0);
+  return counters;
+}
+
+/** Deltas live only inside their own transaction: after it, committed or not, none is left. */
+async function expectNothingPending() {
+  const [pending] = await ctx.db.select({ n: count() }).from(contactCountPending);
+  expect(pending.n).toBe(0);
+}
+
+/** Resolves once `parties` callers have arrived: makes two transactions interleave step by step. */
+function barrier(parties: number) {
+  let arrived = 0;
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return () => {
+    if (++arrived === parties) open();
+    return opened;
+  };
+}
 
 describe('GET /api/crm/contacts total (contact_counts)', () => {
   it('counts each created contact under its category and status, and under every filter combination', async () => {
@@ -197,22 +233,109 @@ describe('GET /api/crm/contacts total (contact_counts)', () => {
     const demo = await seedDemoTenant(ctx.db);
     await ctx.db.delete(tenants).where(eq(tenants.id, doomed.id));
 
-    const counters = await ctx.db
-      .select({ tenantId: contactCounts.tenantId, category: contactCounts.category, status: contactCounts.status, n: contactCounts.n })
-      .from(contactCounts)
-      .where(sql`${contactCounts.n} <> 0`)
-      .orderBy(asc(contactCounts.tenantId), asc(contactCounts.category), asc(contactCounts.status));
-    const counted = await ctx.db
-      .select({ tenantId: contacts.tenantId, category: contacts.category, status: contacts.status, n: count() })
-      .from(contacts)
-      .groupBy(contacts.tenantId, contacts.category, contacts.status)
-      .orderBy(asc(contacts.tenantId), asc(contacts.category), asc(contacts.status));
-    expect(counters).toEqual(counted);
+    const counters = await expectCountersMatchContacts();
     expect(counters.some((r) => r.tenantId === doomed.id)).toBe(false);
     expect(counters.some((r) => r.tenantId === demo.tenant.id)).toBe(true);
-    const [negative] = await ctx.db.select({ n: count() }).from(contactCounts).where(sql`${contactCounts.n} < 0`);
-    expect(negative.n).toBe(0);
+    await expectNothingPending();
     await expectExactTotals(t);
     await expectExactTotals(other);
+  });
+
+  // On PostgreSQL these requests really overlap (the test pool has 5 connections); PGlite runs
+  // one transaction at a time, where the test still checks the arithmetic.
+  it('counts exactly after concurrent creates, imports and status changes in one tenant, all of which succeed', async () => {
+    const t = await newTenant(ctx);
+    const a = api(ctx.app, t.admin.token);
+    const statusAt = (i: number) => CONTACT_STATUSES[i % CONTACT_STATUSES.length];
+    // Contacts the PUTs move between statuses, and contacts the imports match by email (an update: no delta).
+    const moving = await Promise.all(['Active', 'Inactive', 'MovedAway', 'Deceased'].map((status, i) => newPerson(ctx, t, `Mov${i}`, 'Ing', { status })));
+    await Promise.all(['Inactive', 'Deceased', 'Active', 'MovedAway'].map((status, i) =>
+      newPerson(ctx, t, `Mat${i}`, 'Ched', { status, emails: [{ value: `mat${i}@example.org` }] })));
+    await expectExactTotals(t);
+    for (let round = 0; round < 3; round++) {
+      const importRows = (k: number) => [
+        ...Array.from({ length: 40 }, (_, i) => ({ firstName: `Imp${round}${k}x${i}`, lastName: 'Conc', email: `imp${round}.${k}.${i}@example.org` })),
+        { firstName: `Mat${2 * k}`, lastName: `Again${round}`, email: `MAT${2 * k}@example.org` },
+        { firstName: `Mat${2 * k + 1}`, lastName: `Again${round}`, email: `mat${2 * k + 1}@example.org` },
+      ];
+      const creates = Array.from({ length: 8 }, (_, i) => {
+        const status = statusAt(round + i);
+        return a.post('/api/crm/contacts', i % 3 === 2
+          ? { category: 'Company', status, company: { name: `Conc${round}x${i}` } }
+          : { category: 'Person', status, person: { firstName: `C${round}x${i}`, lastName: 'Onc' } });
+      });
+      const imports = [0, 1].map((k) => a.post('/api/crm/contacts/import', { contacts: importRows(k) }));
+      const moves = moving.map((c, i) => a.put(`/api/crm/contacts/${c.id}`, { status: statusAt(round + i + 2) }));
+      const responses = await Promise.all([...creates, ...imports, ...moves]);
+      expect(responses.map((r) => r.statusCode), responses.filter((r) => r.statusCode >= 300).map((r) => r.body).join('\n'))
+        .toEqual([...Array(8).fill(201), 200, 200, ...Array(4).fill(200)]);
+      for (const r of responses.slice(8, 10)) expect(r.json()).toMatchObject({ created: 40, updated: 2, failed: 0 });
+    }
+    expect(await total(t)).toBe(1 + 4 + 4 + 3 * (8 + 80));
+    await expectCountersMatchContacts();
+    await expectNothingPending();
+    await expectExactTotals(t);
+  });
+
+  it('lets two transactions write the same keys in opposite orders: no counter lock before commit, no deadlock', async () => {
+    const t = await newTenant(ctx);
+    const keys = [{ category: 'Person', status: 'Inactive' }, { category: 'Company', status: 'Deceased' }] as const;
+    await newCompany(ctx, t, 'Existing', { status: 'Deceased' }); // one key's counter row exists, the other's not yet
+    // On PostgreSQL both transactions write their first key before either writes its second: with
+    // counter rows locked at the write (migration 0004) this deadlocks. PGlite runs them one after the other.
+    const step = process.env.DATABASE_URL ? barrier(2) : () => Promise.resolve();
+    const write = (order: readonly (typeof keys)[number][]) => withTenant(ctx.db, t.id, async (tx) => {
+      await tx.insert(contacts).values({ tenantId: t.id, ...order[0] });
+      await step();
+      await tx.insert(contacts).values({ tenantId: t.id, ...order[1] });
+    });
+    await Promise.all([write(keys), write([...keys].reverse())]);
+    expect(await total(t, keys[0])).toBe(2);
+    expect(await total(t, keys[1])).toBe(3);
+    await expectNothingPending();
+    await expectExactTotals(t);
+  });
+
+  it('applies deltas at commit only: none inside the writing transaction, none after a rollback, none of a rolled-back savepoint', async () => {
+    const t = await newTenant(ctx);
+    await newPerson(ctx, t, 'Pre', 'Existing', { status: 'Inactive' });
+    const before = await total(t);
+    const failure = new Error('rolled back on purpose');
+    await expect(withTenant(ctx.db, t.id, async (tx) => {
+      await insertContact(tx, t.id, { category: 'Person', status: 'Inactive', person: { firstName: 'Never', lastName: 'Committed' } });
+      // The delta waits in the pending table (this transaction's own row, under row level security) ...
+      const pending = await tx.select({ n: contactCountPending.n }).from(contactCountPending).where(eq(contactCountPending.tenantId, t.id));
+      expect(pending).toEqual([{ n: 1 }]);
+      // ... and the counter does not show it yet: code must not read a list total after its own write.
+      const [counter] = await tx.select({ n: contactCounts.n }).from(contactCounts)
+        .where(and(eq(contactCounts.tenantId, t.id), eq(contactCounts.category, 'Person'), eq(contactCounts.status, 'Inactive')));
+      expect(counter.n).toBe(1);
+      throw failure;
+    })).rejects.toBe(failure);
+    await expectNothingPending();
+    expect(await total(t)).toBe(before);
+
+    // A savepoint rolled back drops its deltas (and their commit-time firings); the rest commit.
+    await withTenant(ctx.db, t.id, async (tx) => {
+      await tx.insert(contacts).values({ tenantId: t.id, category: 'Company', status: 'MovedAway' });
+      await tx.execute(sql`SAVEPOINT doomed`);
+      await tx.insert(contacts).values([{ tenantId: t.id, category: 'Person', status: 'Deceased' }, { tenantId: t.id, category: 'Company', status: 'MovedAway' }]);
+      await tx.execute(sql`ROLLBACK TO SAVEPOINT doomed`);
+    });
+    await expectNothingPending();
+    expect(await total(t)).toBe(before + 1);
+    expect(await total(t, { category: 'Company', status: 'MovedAway' })).toBe(1);
+    expect(await total(t, { status: 'Deceased' })).toBe(0);
+
+    // A tenant created, given contacts and deleted in one system transaction: its deltas are skipped at commit.
+    const other = await newTenant(ctx);
+    await transaction(ctx.db, async (tx) => {
+      await insertContact(tx, other.id, { category: 'Company', status: 'Inactive', company: { name: 'Short Lived' } });
+      await tx.delete(tenants).where(eq(tenants.id, other.id));
+    });
+    expect(await ctx.db.select().from(contactCounts).where(eq(contactCounts.tenantId, other.id))).toEqual([]);
+    await expectNothingPending();
+    await expectCountersMatchContacts();
+    await expectExactTotals(t);
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, date, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, refId, tenantColumns, updatedAt } from './columns.js';
 import { CONTACT_CATEGORIES, CONTACT_STATUSES, REQUEST_STATUSES } from './enums.js';
 import { tenants } from './tenants.js';
@@ -27,7 +27,9 @@ export const contacts = pgTable(
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
     index('contacts_order_idx').on(t.tenantId, t.sortLast, t.sortFirst, t.id),
     index('contacts_category_order_idx').on(t.tenantId, t.category, t.sortLast, t.sortFirst, t.id),
-    // Narrow: list totals (count(*) by tenant, category, status) as index-only scans, not heap scans.
+    // Lists filtered by status (and category) past their first pages, or on a rare combination: a
+    // scan of the matching rows, then a top-N sort, instead of a walk of the whole tenant in list
+    // order. (Totals no longer count contacts: contact_counts answers them.)
     index('contacts_count_idx').on(t.tenantId, t.category, t.status),
     index('contacts_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('contacts_phone_trgm_idx').using('gin', sql`${t.phoneDigits} gin_trgm_ops`),
@@ -35,9 +37,9 @@ export const contacts = pgTable(
 );
 
 /**
- * How many contacts each (tenant, category, status) has, kept by statement-level triggers on
- * contacts (migration 0004): the list total without `q` sums at most ten rows instead of counting
- * the tenant. Only the triggers write it.
+ * How many contacts each (tenant, category, status) has, kept by triggers on contacts (migrations
+ * 0004, 0005): the list total without `q` sums at most ten rows instead of counting the tenant.
+ * Only the triggers write it, at commit (see contactCountPending).
  */
 export const contactCounts = pgTable(
   'contact_counts',
@@ -51,6 +53,28 @@ export const contactCounts = pgTable(
     primaryKey({ columns: [t.tenantId, t.category, t.status] }),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
   ],
+);
+
+/** PostgreSQL's 64-bit transaction id (pg_current_xact_id()); Drizzle has no builder for it. */
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+
+/**
+ * Counter deltas waiting for their transaction's commit (migration 0005). The statement triggers on
+ * contacts append here (plain inserts, no lock on a counter row while the transaction runs); a
+ * deferred constraint trigger moves the transaction's rows into contact_counts at commit, in key
+ * order. Rows never outlive their own transaction, so: no primary key, no foreign key to tenants
+ * (a tenant's deletion writes its contacts' delete deltas here after the tenant row is gone).
+ */
+export const contactCountPending = pgTable(
+  'contact_count_pending',
+  {
+    xid: xid8('xid').notNull(),
+    tenantId: tenantColumns.tenantId,
+    category: text('category', { enum: CONTACT_CATEGORIES }).notNull(),
+    status: text('status', { enum: CONTACT_STATUSES }).notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('contact_count_pending_xid_idx').on(t.xid)],
 );
 
 const ownedBy = (name: string) => (t: { tenantId: any; contactId: any }) =>
