@@ -63,7 +63,8 @@ async function replay(statements: CapturedQuery[]) {
   const client = await pool.connect();
   try {
     if (boundTenant.get(client) !== tenantId) {
-      await client.query(`select set_config('app.tenant_id', $1, false)`, [String(tenantId)]);
+      // The service plans without parallel workers (src/db/client.ts): the same plans here.
+      await client.query(`select set_config('app.tenant_id', $1, false), set_config('max_parallel_workers_per_gather', '0', false)`, [String(tenantId)]);
       boundTenant.set(client, tenantId);
     }
     const results = [];
@@ -94,7 +95,7 @@ async function explain(name: string, tenantId: number) {
       // Twice, keeping the second: the first pass warms the cache for both.
       for (let pass = 0; pass < 2; pass++) {
         await client.query('begin');
-        await client.query(`select set_config('app.tenant_id', $1, true), set_config('role', 'app_user', true)`, [String(tenantId)]);
+        await client.query(`select set_config('app.tenant_id', $1, true), set_config('max_parallel_workers_per_gather', '0', true), set_config('role', 'app_user', true)`, [String(tenantId)]);
         rls = (await client.query({ text, values: q.values })).rows.map((r) => r['QUERY PLAN']).join('\n');
         await client.query('rollback');
         bare = (await client.query({ text, values: q.values })).rows.map((r) => r['QUERY PLAN']).join('\n');

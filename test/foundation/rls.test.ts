@@ -57,6 +57,18 @@ describe('row level security', () => {
     expect(await txidIn()).not.toBe(String(unused.rows[0][0]));
   });
 
+  it('tenant work plans without parallel workers (short OLTP statements), on both paths', async () => {
+    const a = await newTenant(ctx);
+    const setting = sql`select current_setting('max_parallel_workers_per_gather') as workers`;
+    const [inside] = await withTenant(ctx.db, a.id, (tx) => rowsOf<{ workers: string }>(tx.execute(setting) as never));
+    expect(inside.workers).toBe('0');
+    const early = await beginTenantAhead(ctx.db, a.id, { name: 'test_workers', types: [], sql: "SELECT current_setting('max_parallel_workers_per_gather')" }, []);
+    if (early) {
+      expect(early.rows[0][0]).toBe('0');
+      early.release();
+    }
+  });
+
   it('a query without a tenant filter inside withTenant sees only that tenant', async () => {
     const a = await newTenant(ctx);
     const b = await newTenant(ctx);
