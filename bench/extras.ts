@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { verify } from '@node-rs/argon2';
-import { hashPassword } from '../src/lib/passwords.js';
+import { HASH_CONCURRENCY, hashPassword } from '../src/lib/passwords.js';
 import type { Dataset } from './generate.js';
 import { median, runLoad, send } from './load.js';
 import type { RunSettings, Tokens } from './measure.js';
@@ -11,7 +11,10 @@ export interface LoginResult {
   rps: number;
   p50: number;
   p99: number;
+  /** On every core, and with as many threads as the service lets hash at once. */
   bareRate: number;
+  bareRateAtCap: number;
+  cap: number;
   maxRss: number;
   /** Scenario 1 run alone and during a login burst. */
   readAlone?: { rps: number; p99: number };
@@ -19,8 +22,8 @@ export interface LoginResult {
   burstLoginRps?: number;
 }
 
-/** argon2id verifications per second on every core with nothing else in the way (the ceiling of login). */
-export async function bareHashRate(seconds: number): Promise<number> {
+/** argon2id verifications per second on `threads` threads with nothing else in the way (the ceiling of login). */
+export async function bareHashRate(seconds: number, threads = os.availableParallelism()): Promise<number> {
   const hash = await hashPassword('bench-bare-rate');
   const until = performance.now() + seconds * 1000;
   let done = 0;
@@ -31,7 +34,7 @@ export async function bareHashRate(seconds: number): Promise<number> {
     }
   };
   const started = performance.now();
-  await Promise.all(Array.from({ length: os.availableParallelism() }, worker));
+  await Promise.all(Array.from({ length: threads }, worker));
   return done / ((performance.now() - started) / 1000);
 }
 
@@ -41,10 +44,12 @@ export async function measureLogin(server: ServerProcess, ds: Dataset, tokens: T
   if (settings.warmup > 0) await runLoad(target, { ...settings, duration: settings.warmup });
   const runs = [];
   const bare = [];
+  const bareAtCap = [];
   let maxRss = 0;
   for (let rep = 0; rep < settings.reps; rep++) {
     // Alternating, like service and raw: on a shared machine both see the same noise.
     bare.push(await bareHashRate(Math.min(5, settings.duration)));
+    bareAtCap.push(await bareHashRate(Math.min(5, settings.duration), HASH_CONCURRENCY));
     const s = await withRssSampling(server, () => runLoad(target, settings));
     runs.push(s.result);
     maxRss = Math.max(maxRss, s.maxRss);
@@ -53,7 +58,7 @@ export async function measureLogin(server: ServerProcess, ds: Dataset, tokens: T
   const alone = await runLoad(read, settings);
   const [burst, during] = await Promise.all([runLoad(target, settings), runLoad(read, settings)]);
   return {
-    rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), bareRate: median(bare), maxRss,
+    rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), bareRate: median(bare), bareRateAtCap: median(bareAtCap), cap: HASH_CONCURRENCY, maxRss,
     readAlone: { rps: alone.rps, p99: alone.p99 }, readDuringBurst: { rps: during.rps, p99: during.p99 }, burstLoginRps: burst.rps,
   };
 }

@@ -9,12 +9,12 @@ const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2,
  * At most one hash per core runs at once; the rest queue, so a burst of logins cannot take every
  * core (and the libuv pool) away from other requests.
  */
-const MAX_CONCURRENT = Math.max(1, os.availableParallelism() - 1);
+export const HASH_CONCURRENCY = Math.max(1, os.availableParallelism() - 1);
 let running = 0;
 const waiting: (() => void)[] = [];
 
 async function limited<T>(fn: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  if (running >= HASH_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
   running++;
   try {
     return await fn();
