@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, refId, tenantColumns, updatedAt } from './columns.js';
 import { contacts } from './contacts.js';
 import { GROUP_PRIVACIES, MEMBERSHIP_REQUEST_STATUSES, MEMBERSHIP_ROLES } from './enums.js';
@@ -53,7 +53,47 @@ export const groups = pgTable(
     index('groups_name_idx').on(t.tenantId, t.name, t.id),
     index('groups_category_idx').on(t.tenantId, t.categoryId),
     index('groups_name_trgm_idx').using('gin', sql`lower(${t.name}) gin_trgm_ops`),
+    // The non-public groups only (a small part of a tenant): the list total counts the visible ones
+    // in a led subtree by a range here, without touching the subtree's public groups.
+    index('groups_private_path_idx').on(t.tenantId, sql`${t.path} text_pattern_ops`).where(sql`${t.privacy} <> 'Public'`),
   ],
+);
+
+/**
+ * Groups per (tenant, privacy), kept exact by the database (migration 0006, the design of
+ * contact_counts): statement triggers on groups append deltas to group_count_pending, a deferred
+ * constraint trigger applies them at commit in key order. Only the triggers write it.
+ */
+export const groupCounts = pgTable(
+  'group_counts',
+  {
+    tenantId: tenantColumns.tenantId,
+    privacy: text('privacy', { enum: GROUP_PRIVACIES }).notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.privacy] }),
+    foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
+  ],
+);
+
+/** PostgreSQL's 64-bit transaction id (pg_current_xact_id()); Drizzle has no builder for it. */
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+
+/**
+ * Deltas of group_counts waiting for their transaction's commit (as contact_count_pending): no
+ * primary key, no foreign key to tenants (rows never outlive their transaction, and a tenant's
+ * deletion writes its groups' delete deltas here after the tenant row is gone).
+ */
+export const groupCountPending = pgTable(
+  'group_count_pending',
+  {
+    xid: xid8('xid').notNull(),
+    tenantId: tenantColumns.tenantId,
+    privacy: text('privacy', { enum: GROUP_PRIVACIES }).notNull(),
+    n: bigint('n', { mode: 'number' }).notNull(),
+  },
+  (t) => [index('group_count_pending_xid_idx').on(t.xid)],
 );
 
 export const groupMemberships = pgTable(

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { subtreeFilter } from './groups.visibility.js';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { events, groupCategories, groupMemberships, groups } from '../../db/schema/index.js';
+import { events, groupCategories, groupCounts, groupMemberships, groups } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
 import { companyJoin, contactNameColumns, personJoin } from './contact-refs.js';
 import { companies, persons } from '../../db/schema/index.js';
@@ -71,15 +71,44 @@ const ORDER: Record<string, SQL[]> = {
  * The page and the total in ONE round trip: the count is an uncorrelated sub-select (computed once);
  * only a page past the end, which has no row to carry it, needs a second query.
  */
-async function pageWithTotal<T extends { total: number }>(tx: Db, rows: T[], where: SQL | undefined) {
-  const total = rows.length > 0 ? Number(rows[0].total) : await tx.$count(groups, where);
-  return { rows, total };
+async function pageWithTotal<T extends { total: number }>(tx: Db, rows: T[], where: SQL | undefined, counted?: SQL) {
+  if (rows.length > 0) return { rows, total: Number(rows[0].total) };
+  if (!counted) return { rows, total: await tx.$count(groups, where) };
+  const res = await tx.execute(sql`select ${counted} as total`);
+  return { rows, total: Number((res as unknown as { rows: { total: number }[] }).rows[0].total) };
+}
+
+const dialect = new PgDialect();
+
+/**
+ * The list total from group_counts (migration 0006) when the ONLY filter is visibility (the service
+ * puts visibleGroupFilter(scope) first and adds one filter per query parameter set: q, categoryId,
+ * parentId, ancestorId); undefined otherwise, and the total is counted as before. Exact:
+ * - hierarchy:all (the filter is `true`): the tenant's counters summed;
+ * - otherwise every Public group is visible, so: the Public counter + the visible NON-public
+ *   groups, counted by evaluating the same visibility filter over the tenant's non-public groups
+ *   only, exposed as "groups" with privacy a non-'Public' constant: the planner folds the
+ *   `privacy = 'Public'` arm away and counts led subtrees by ranges of groups_private_path_idx and
+ *   member groups by primary key, never reading a public group. (visibleGroupFilter only compares
+ *   privacy with 'Public'; should its `true` ever be spelled otherwise, this branch still counts
+ *   exactly, over the non-public groups.)
+ */
+function countedTotal(tenantId: number, filters: SQL[]): SQL | undefined {
+  if (filters.length !== 1) return undefined;
+  const [visible] = filters;
+  if (dialect.sqlToQuery(visible).sql === 'true') {
+    return sql`(select coalesce(sum(${groupCounts.n}), 0)::int from ${groupCounts} where ${groupCounts.tenantId} = ${tenantId})`;
+  }
+  return sql`((select coalesce(sum(${groupCounts.n}), 0) from ${groupCounts} where ${groupCounts.tenantId} = ${tenantId} and ${groupCounts.privacy} = 'Public')
+    + (select count(*) from (select id, path, 'Private'::text as privacy from groups where tenant_id = ${tenantId} and privacy <> 'Public') as "groups"
+       where ${visible}))::int`;
 }
 
 export async function listGroups(tx: Db, tenantId: number, filters: SQL[], page: Page, sort = 'name') {
   const where = and(eq(groups.tenantId, tenantId), ...filters);
+  const counted = countedTotal(tenantId, filters);
   const rows = await tx
-    .select({ ...groupColumns, total: tx.$count(groups, where) })
+    .select({ ...groupColumns, total: counted ? sql<number>`${counted}` : tx.$count(groups, where) })
     .from(groups)
     .innerJoin(groupCategories, and(eq(groupCategories.tenantId, groups.tenantId), eq(groupCategories.id, groups.categoryId)))
     .leftJoin(parent, and(eq(parent.tenantId, groups.tenantId), eq(parent.id, groups.parentId)))
@@ -87,7 +116,7 @@ export async function listGroups(tx: Db, tenantId: number, filters: SQL[], page:
     .orderBy(...ORDER[sort])
     .limit(page.limit)
     .offset(page.offset);
-  const { total } = await pageWithTotal(tx, rows, where);
+  const { total } = await pageWithTotal(tx, rows, where, counted);
   return { rows: rows.map(toGroupOut), total };
 }
 
