@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { subtreeFilter } from './groups.visibility.js';
-import { alias, PgDialect } from 'drizzle-orm/pg-core';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { events, groupCategories, groupCounts, groupMemberships, groups } from '../../db/schema/index.js';
+import { events, groupCategories, groupMemberships, groups } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
 import { companyJoin, contactNameColumns, personJoin } from './contact-refs.js';
 import { companies, persons } from '../../db/schema/index.js';
@@ -78,35 +78,9 @@ async function pageWithTotal<T extends { total: number }>(tx: Db, rows: T[], whe
   return { rows, total: Number((res as unknown as { rows: { total: number }[] }).rows[0].total) };
 }
 
-const dialect = new PgDialect();
-
-/**
- * The list total from group_counts (migration 0006) when the ONLY filter is visibility (the service
- * puts visibleGroupFilter(scope) first and adds one filter per query parameter set: q, categoryId,
- * parentId, ancestorId); undefined otherwise, and the total is counted as before. Exact:
- * - hierarchy:all (the filter is `true`): the tenant's counters summed;
- * - otherwise every Public group is visible, so: the Public counter + the visible NON-public
- *   groups, counted by evaluating the same visibility filter over the tenant's non-public groups
- *   only, exposed as "groups" with privacy a non-'Public' constant: the planner folds the
- *   `privacy = 'Public'` arm away and counts led subtrees by ranges of groups_private_path_idx and
- *   member groups by primary key, never reading a public group. (visibleGroupFilter only compares
- *   privacy with 'Public'; should its `true` ever be spelled otherwise, this branch still counts
- *   exactly, over the non-public groups.)
- */
-function countedTotal(tenantId: number, filters: SQL[]): SQL | undefined {
-  if (filters.length !== 1) return undefined;
-  const [visible] = filters;
-  if (dialect.sqlToQuery(visible).sql === 'true') {
-    return sql`(select coalesce(sum(${groupCounts.n}), 0)::int from ${groupCounts} where ${groupCounts.tenantId} = ${tenantId})`;
-  }
-  return sql`((select coalesce(sum(${groupCounts.n}), 0) from ${groupCounts} where ${groupCounts.tenantId} = ${tenantId} and ${groupCounts.privacy} = 'Public')
-    + (select count(*) from (select id, path, 'Private'::text as privacy from groups where tenant_id = ${tenantId} and privacy <> 'Public') as "groups"
-       where ${visible}))::int`;
-}
-
-export async function listGroups(tx: Db, tenantId: number, filters: SQL[], page: Page, sort = 'name') {
+/** `counted`: the total as a scalar sub-select, when the caller has one cheaper than counting `filters`. */
+export async function listGroups(tx: Db, tenantId: number, filters: SQL[], page: Page, sort = 'name', counted?: SQL) {
   const where = and(eq(groups.tenantId, tenantId), ...filters);
-  const counted = countedTotal(tenantId, filters);
   const rows = await tx
     .select({ ...groupColumns, total: counted ? sql<number>`${counted}` : tx.$count(groups, where) })
     .from(groups)

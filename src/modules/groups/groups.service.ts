@@ -7,7 +7,7 @@ import type { Principal } from '../../plugins/auth.js';
 import { assertManageable, assertMetaData, assertWholeTree, manageableGroup, visibleGroup } from './groups.access.js';
 import * as repo from './groups.repository.js';
 import type { ComboQuery, CreateGroupBody, ListGroupsQuery, UpdateGroupBody } from './groups.schemas.js';
-import { isGroupVisible, loadGroupScope, visibleGroupFilter, type GroupScope } from './groups.visibility.js';
+import { isGroupVisible, loadGroupScope, visibleGroupCount, visibleGroupFilter, type GroupScope } from './groups.visibility.js';
 import { containsPattern } from '../../lib/like.js';
 
 const EMPTY = sql`false`;
@@ -53,7 +53,11 @@ export function createGroupsService(db: Db) {
       withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const scope = await loadGroupScope(tx, auth);
-        const { rows, total } = await repo.listGroups(tx, auth.tenantId, await listFilters(tx, auth, scope, query), page, query.sort);
+        const filters = await listFilters(tx, auth, scope, query);
+        // Visibility alone: the database's counters give the total without counting the tenant.
+        const unfiltered = query.categoryId === undefined && query.parentId === undefined && query.ancestorId === undefined && !query.q;
+        const counted = unfiltered ? visibleGroupCount(auth.tenantId, scope) : undefined;
+        const { rows, total } = await repo.listGroups(tx, auth.tenantId, filters, page, query.sort, counted);
         return pageResult(page, rows, total);
       }),
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { groupMemberships, groups } from '../../db/schema/index.js';
+import { groupCounts, groupMemberships, groups } from '../../db/schema/index.js';
 import type { Principal } from '../../plugins/auth.js';
 
 /**
@@ -58,6 +58,22 @@ export function visibleGroupFilter(scope: GroupScope, g: GroupColumns = groups):
   const parts: SQL[] = [sql`${g.privacy} = 'Public'`, underAny(g.path, scope.ledPaths)];
   if (scope.memberGroupIds.length > 0) parts.push(inArray(g.id, scope.memberGroupIds));
   return sql`(${sql.join(parts, sql` OR `)})`;
+}
+
+/**
+ * How many groups visibleGroupFilter(scope) lets through, as a scalar sub-select that does not
+ * read the tenant's public groups: everything is the tenant's counters (group_counts, kept by the
+ * database: migration 0006); otherwise every Public group is visible, so it is the Public counter
+ * plus the visible non-public groups (led subtrees by ranges of groups_private_path_idx, own
+ * groups by primary key). Exact, and the same rule as visibleGroupFilter.
+ */
+export function visibleGroupCount(tenantId: number, scope: GroupScope): SQL {
+  const counters = sql`select coalesce(sum(${groupCounts.n}), 0) from ${groupCounts} where ${groupCounts.tenantId} = ${tenantId}`;
+  if (scope.all) return sql`(${counters})::int`;
+  const ownOrLed = [underAny(groups.path, scope.ledPaths)];
+  if (scope.memberGroupIds.length > 0) ownOrLed.push(inArray(groups.id, scope.memberGroupIds));
+  return sql`((${counters} and ${groupCounts.privacy} = 'Public')
+    + (select count(*) from ${groups} where ${groups.tenantId} = ${tenantId} and ${groups.privacy} <> 'Public' and (${sql.join(ownOrLed, sql` OR `)})))::int`;
 }
 
 /** Manageable (writes): everything with hierarchy:all; else only inside a led subtree. */
