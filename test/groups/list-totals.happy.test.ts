@@ -12,9 +12,13 @@ import { addMembership, categoryId, newGroup, newLeaderOf, newTree } from '../he
 
 const ctx = setupTestApp();
 
+/** The list's total; the group picker (/combo, same visibility, same counters) must agree. */
 async function listTotal(token: string, page = 1): Promise<number> {
   const res = await api(ctx.app, token).get(`/api/groups?limit=1&page=${page}`);
   expect(res.statusCode, res.body).toBe(200);
+  const combo = await api(ctx.app, token).get(`/api/groups/combo?limit=1&page=${page}`);
+  expect(combo.statusCode, combo.body).toBe(200);
+  expect(combo.json().total).toBe(res.json().total);
   return res.json().total;
 }
 

@@ -94,16 +94,16 @@ export async function listGroups(tx: Db, tenantId: number, filters: SQL[], page:
   return { rows: rows.map(toGroupOut), total };
 }
 
-export async function listCombo(tx: Db, tenantId: number, filters: SQL[], page: Page) {
+export async function listCombo(tx: Db, tenantId: number, filters: SQL[], page: Page, counted?: SQL) {
   const where = and(eq(groups.tenantId, tenantId), ...filters);
   const rows = await tx
-    .select({ id: groups.id, name: groups.name, categoryId: groups.categoryId, parentId: groups.parentId, total: tx.$count(groups, where) })
+    .select({ id: groups.id, name: groups.name, categoryId: groups.categoryId, parentId: groups.parentId, total: counted ? sql<number>`${counted}` : tx.$count(groups, where) })
     .from(groups)
     .where(where)
     .orderBy(asc(groups.name), asc(groups.id))
     .limit(page.limit)
     .offset(page.offset);
-  const { total } = await pageWithTotal(tx, rows, where);
+  const { total } = await pageWithTotal(tx, rows, where, counted);
   return { rows: rows.map(({ total: _t, ...r }) => r), total };
 }
 

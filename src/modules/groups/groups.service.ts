@@ -67,7 +67,8 @@ export function createGroupsService(db: Db) {
         const scope = await loadGroupScope(tx, auth);
         const filters = [visibleGroupFilter(scope)];
         if (query.categoryId !== undefined) filters.push(eq(groups.categoryId, query.categoryId));
-        const { rows, total } = await repo.listCombo(tx, auth.tenantId, filters, page);
+        const counted = query.categoryId === undefined ? visibleGroupCount(auth.tenantId, scope) : undefined;
+        const { rows, total } = await repo.listCombo(tx, auth.tenantId, filters, page, counted);
         return pageResult(page, rows, total);
       }),
 
