@@ -338,4 +338,23 @@ describe('GET /api/crm/contacts total (contact_counts)', () => {
     await expectCountersMatchContacts();
     await expectExactTotals(t);
   });
+
+  it('with q the total is the count of the matches, on a full page, a short last page and past the end', async () => {
+    const a = await newTenant(ctx);
+    const b = await newTenant(ctx);
+    for (const [first, status] of [['Ann', 'Active'], ['Ben', 'Inactive'], ['Cat', 'Active'], ['Dan', 'Active'], ['Eve', 'Inactive']]) {
+      await newPerson(ctx, a, first, 'Windowcount', { status });
+    }
+    await newPerson(ctx, a, 'Fay', 'Elsewhere');
+    await newPerson(ctx, b, 'Gus', 'Windowcount'); // another tenant's match never counts
+    const search = async (params: Record<string, string>) => {
+      const res = await api(ctx.app, a.admin.token).get(`/api/crm/contacts?${new URLSearchParams({ q: 'windowcount', limit: '2', ...params })}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return { total: res.json().total, names: res.json().data.map((c: { person: { firstName: string } }) => c.person.firstName) };
+    };
+    expect(await search({ page: '1' })).toEqual({ total: 5, names: ['Ann', 'Ben'] });
+    expect(await search({ page: '3' })).toEqual({ total: 5, names: ['Eve'] });
+    expect(await search({ page: '4' })).toEqual({ total: 5, names: [] });
+    expect(await search({ page: '1', status: 'Active' })).toEqual({ total: 3, names: ['Ann', 'Cat'] });
+  });
 });

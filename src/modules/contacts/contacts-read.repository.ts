@@ -71,14 +71,17 @@ interface ValueItem {
 /**
  * The page's ids come from the ordered index alone; names and JSON arrays are computed for those
  * rows only (select-list subqueries next to an OFFSET would run for every skipped row too).
- * Without `q` the total rides along as an uncorrelated scalar subquery (one InitPlan, run once):
- * exact and independent of the tenant's size, in the page's round trip and snapshot.
+ * The total rides along in the same statement: without `q` as an uncorrelated scalar subquery of
+ * the counters (one InitPlan, run once: exact and independent of the tenant's size), with `q` as a
+ * window count of the matches.
  */
 export async function listContactRows(tx: Db, tenantId: number, filter: ContactFilter, limit: number, offset: number) {
   const q = filter.q?.trim() || undefined;
   const where = listWhere(tenantId, filter, q);
   const page = tx
-    .select({ id: contacts.id })
+    // With `q` the matches are all read for the sort anyway: counting them there costs next to
+    // nothing, where a separate count would run the search a second time.
+    .select({ id: contacts.id, matches: (q ? sql<number>`(count(*) over ())::int` : sql<null>`null::int`).as('matches') })
     .from(contacts)
     .where(where)
     .orderBy(asc(contacts.sortLast), asc(contacts.sortFirst), asc(contacts.id))
@@ -90,7 +93,7 @@ export async function listContactRows(tx: Db, tenantId: number, filter: ContactF
       id: contacts.id, category: contacts.category, status: contacts.status,
       firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender, companyName: companies.name,
       emails: sql<ValueItem[]>`${EMAILS}`, phones: sql<ValueItem[]>`${PHONES}`,
-      total: q ? sql<number | null>`null::int` : sql<number | null>`(${countedTotal(tx, tenantId, filter)})`, // int4: a number on both drivers
+      total: q ? sql<number | null>`${page.matches}` : sql<number | null>`(${countedTotal(tx, tenantId, filter)})`, // int4: a number on both drivers
     })
     .from(page)
     .innerJoin(contacts, and(eq(contacts.tenantId, tenantId), eq(contacts.id, page.id)))
@@ -99,9 +102,8 @@ export async function listContactRows(tx: Db, tenantId: number, filter: ContactF
     .orderBy(asc(contacts.sortLast), asc(contacts.sortFirst), asc(contacts.id));
   const counted = rows[0]?.total;
   if (counted != null) return { rows, total: counted };
-  // A short page tells the total by itself (an empty one too, unless it lies past the end).
-  if (rows.length < limit && (rows.length > 0 || offset === 0)) return { rows, total: offset + rows.length };
-  // Past the end without `q` the counters answer; with `q` only a count of the search can.
+  if (offset === 0) return { rows, total: 0 };
+  // An empty page past the end: the counters answer, or (with `q`) a count of the search.
   const [{ total }] = q ? await tx.select({ total: count() }).from(contacts).where(where) : await countedTotal(tx, tenantId, filter);
   return { rows, total };
 }
