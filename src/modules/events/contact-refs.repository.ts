@@ -16,7 +16,7 @@ export const contactRefColumns = {
  * An instant as epoch milliseconds. Records come by the thousand in one read, and letting the
  * driver build a Date per row (then an ISO string again) cost more than the query itself.
  */
-export function epochMs(column: AnyColumn) {
+export function epochMs(column: AnyColumn | SQL) {
   return sql<number>`floor(extract(epoch from ${column}) * 1000)::float8`;
 }
 

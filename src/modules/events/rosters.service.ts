@@ -1,43 +1,37 @@
 import { withTenant, type Db } from '../../db/client.js';
 import { NotFoundError } from '../../lib/errors.js';
-import { pageResult, toPage, type Page, type PageRequest } from '../../lib/pagination.js';
+import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
-import * as attendance from './attendance.repository.js';
 import { findContactRefs, isoOf } from './contact-refs.repository.js';
 import { readableEvent, writableEvent } from './event-access.js';
 import type { AttendanceItem, ContactRef, RegistrationItem, Skipped } from './events.schemas.js';
-import * as registrations from './registrations.repository.js';
+import * as rosters from './rosters.repository.js';
 
 /**
  * Registration and attendance are the same kind of record: one row per (event, contact), added
  * in bulk (all-or-nothing on unknown contacts, idempotent for contacts already there) and removed
- * one by one. Each is described by a store; the rules live once, here.
+ * one by one, kept in one repository (rosters.repository.ts). Each kind is described by a store;
+ * the rules live once, here.
  */
 interface RosterStore<T> {
+  kind: rosters.RosterKind;
   entity: string;
   skipReason: string;
-  page(tx: Db, tenantId: number, eventId: number, page: Page): Promise<{ items: T[]; total: number }>;
-  insert(tx: Db, tenantId: number, eventId: number, contactIds: readonly number[]): Promise<{ id: number; contactId: number; at: number }[]>;
-  toItem(row: { id: number; contactId: number; at: number }, eventId: number, contact: ContactRef): T;
-  remove(tx: Db, tenantId: number, eventId: number, id: number): Promise<boolean>;
+  toItem(row: rosters.RosterRow, eventId: number, contact: ContactRef): T;
 }
 
 const registrationStore: RosterStore<RegistrationItem> = {
+  kind: 'registrations',
   entity: 'Registration',
   skipReason: 'already registered',
-  page: registrations.pageRegistrations,
-  insert: registrations.insertRegistrations,
   toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, createdAt: isoOf(r.at) }),
-  remove: registrations.deleteRegistration,
 };
 
 const attendanceStore: RosterStore<AttendanceItem> = {
+  kind: 'attendance',
   entity: 'Attendance record',
   skipReason: 'already present',
-  page: attendance.pageAttendance,
-  insert: attendance.insertAttendance,
   toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, attendedAt: isoOf(r.at) }),
-  remove: attendance.deleteAttendance,
 };
 
 /** Every requested contact must exist in the tenant; the 404 names all that do not. */
@@ -54,15 +48,15 @@ function rosterService<T>(db: Db, store: RosterStore<T>) {
       withTenant(db, auth, async (tx) => {
         await readableEvent(tx, auth, eventId);
         const page = toPage(query);
-        const { items, total } = await store.page(tx, auth.tenantId, eventId, page);
-        return pageResult(page, items, total);
+        const { items, total } = await rosters.pageRoster(tx, store.kind, auth.tenantId, eventId, page);
+        return pageResult(page, items.map(({ row, contact }) => store.toItem(row, eventId, contact)), total);
       }),
 
     add: (auth: Principal, eventId: number, contactIds: readonly number[]) =>
       withTenant(db, auth, async (tx) => {
         await writableEvent(tx, auth, eventId);
         const contacts = await requireContacts(tx, auth.tenantId, contactIds);
-        const rows = await store.insert(tx, auth.tenantId, eventId, contactIds);
+        const rows = await rosters.insertRoster(tx, store.kind, auth.tenantId, eventId, contactIds);
         const inserted = new Set(rows.map((r) => r.contactId));
         const created = rows.map((r) => store.toItem(r, eventId, contacts.get(r.contactId)!));
         const skipped: Skipped[] = contactIds.filter((id) => !inserted.has(id)).map((contactId) => ({ contactId, reason: store.skipReason }));
@@ -72,7 +66,7 @@ function rosterService<T>(db: Db, store: RosterStore<T>) {
     remove: (auth: Principal, eventId: number, id: number) =>
       withTenant(db, auth, async (tx) => {
         await writableEvent(tx, auth, eventId);
-        if (!(await store.remove(tx, auth.tenantId, eventId, id))) throw new NotFoundError(store.entity, id);
+        if (!(await rosters.deleteRosterRow(tx, store.kind, auth.tenantId, eventId, id))) throw new NotFoundError(store.entity, id);
       }),
   };
 }
