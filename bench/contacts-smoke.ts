@@ -18,7 +18,8 @@ import {
 } from '../src/db/schema/index.js';
 import { refreshSearchColumns } from '../src/modules/contacts/contacts.repository.js';
 import { createTenant } from '../src/modules/tenants/tenants.service.js';
-import { adminQuery, withDatabase } from '../src/db/admin.js';
+import { withDatabase } from '../src/db/admin.js';
+import { smokeServer } from './smoke-server.js';
 
 const BIG = Number(process.env.BENCH_CONTACTS ?? 50_000);
 const SMALL_TENANTS = 20;
@@ -26,13 +27,7 @@ const SMALL = 300;
 const DB_NAME = 'parish_bench_contacts';
 const CHUNK = 2_000;
 
-const url = process.env.DATABASE_URL;
-if (!url) {
-  console.error('DATABASE_URL is required (a PostgreSQL server; the script creates and drops its own database)');
-  process.exit(1);
-}
-
-const admin = (text: string) => adminQuery(url!, text);
+const { url, admin } = smokeServer();
 
 faker.seed(42);
 
@@ -105,7 +100,7 @@ async function measure(name: string, iterations: number, fn: (i: number) => Prom
 async function main() {
   await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DB_NAME}`);
-  const appDb = await openDb({ dataDir: '', databaseUrl: withDatabase(url!, DB_NAME), poolSize: 10 });
+  const appDb = await openDb({ dataDir: '', databaseUrl: withDatabase(url, DB_NAME), poolSize: 10 });
   try {
     await migrate(appDb);
     const db = appDb.db;

@@ -15,7 +15,8 @@ import { loadConfig } from '../src/config.js';
 import { openDb, type Db } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { createTenant } from '../src/modules/tenants/tenants.service.js';
-import { adminQuery, withDatabase } from '../src/db/admin.js';
+import { withDatabase } from '../src/db/admin.js';
+import { smokeServer } from './smoke-server.js';
 
 const DB_NAME = 'parish_bench_events';
 const EVENTS = 2_000;
@@ -23,13 +24,7 @@ const CONTACTS = 5_000;
 const ATTENDANCE_PER_EVENT = 100; // 2,000 × 100 = 200,000 rows
 const GROUPS = 50;
 
-const url = process.env.DATABASE_URL;
-if (!url) {
-  console.error('DATABASE_URL is required (a PostgreSQL server; the script creates and drops its own database)');
-  process.exit(1);
-}
-
-const admin = (text: string) => adminQuery(url!, text);
+const { url, admin } = smokeServer();
 
 const one = async (db: Db, query: ReturnType<typeof sql>) => Number(((await db.execute(query)) as unknown as { rows: Record<string, string>[] }).rows[0].v);
 
@@ -123,7 +118,7 @@ function client(app: FastifyInstance, token: string) {
 async function main() {
   await admin(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
   await admin(`CREATE DATABASE ${DB_NAME}`);
-  const appDb = await openDb({ dataDir: '', databaseUrl: withDatabase(url!, DB_NAME), poolSize: 10 });
+  const appDb = await openDb({ dataDir: '', databaseUrl: withDatabase(url, DB_NAME), poolSize: 10 });
   try {
     await migrate(appDb);
     const db = appDb.db;

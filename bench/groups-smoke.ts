@@ -19,7 +19,8 @@ import { groupCategories, groupMemberships } from '../src/db/schema/index.js';
 import { insertPersonContact } from '../src/modules/contacts/contacts.repository.js';
 import { createTenant, HIERARCHY_CATEGORIES } from '../src/modules/tenants/tenants.service.js';
 import { findRoleIdsByName, insertUser } from '../src/modules/users/users.repository.js';
-import { adminQuery, withDatabase } from '../src/db/admin.js';
+import { withDatabase } from '../src/db/admin.js';
+import { smokeServer } from './smoke-server.js';
 
 const BENCH_DB = 'parish_bench_groups';
 /** Groups per level: Church, Network, Location, Zone, Cluster, Fellowship — 5,000 in all. */
@@ -27,14 +28,8 @@ const LEVELS = [1, 10, 20, 100, 500, 4369];
 const CONTACTS = 12_000;
 const MEMBERSHIPS = 60_000;
 
-const baseUrl = process.env.DATABASE_URL;
-if (!baseUrl) {
-  console.error('DATABASE_URL is required (a PostgreSQL server; the bench creates its own database)');
-  process.exit(1);
-}
-
-const urlFor = (database: string) => withDatabase(baseUrl!, database);
-const admin = (text: string) => adminQuery(urlFor('postgres'), text);
+const { url: baseUrl, admin } = smokeServer();
+const urlFor = (database: string) => withDatabase(baseUrl, database);
 
 interface Seeded {
   tenantId: number;
