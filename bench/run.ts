@@ -26,8 +26,6 @@ const { values: args } = parseArgs({
     'database-url': { type: 'string' },
     pglite: { type: 'boolean', default: false },
     tsx: { type: 'boolean', default: false },
-    // The bundle is the default now; accepted so that older command lines still run.
-    compiled: { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     'other-tenants': { type: 'string', default: '20' },
     duration: { type: 'string', default: '10' },

@@ -180,8 +180,8 @@ async function beginOnPool(pool: pg.Pool, tenantId: number, leading?: { statemen
   const client = await pool.connect();
   let tx = handles.get(client);
   if (!tx) handles.set(client, (tx = drizzlePg(client, { schema }) as unknown as Db));
-  const prepared = preparedOn.get(client) ?? new Set<string>();
-  preparedOn.set(client, prepared);
+  let prepared = preparedOn.get(client);
+  if (!prepared) preparedOn.set(client, (prepared = new Set()));
   const parts = [`BEGIN; SELECT set_config('app.tenant_id', '${tenantId}', true), ${SERIAL_PLANS}, set_config('role', 'app_user', true)`];
   if (leading) {
     const { name, types, sql: text } = leading.statement;
