@@ -10,15 +10,18 @@ import { logMailer, smtpMailer, type Mailer } from './lib/mailer.js';
 import { accessTokenSigner, authPlugin } from './plugins/auth.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
-import { contactsRoutes } from './modules/contacts/contacts.routes.js';
-import { eventsRoutes } from './modules/events/events.routes.js';
-import { groupsRoutes } from './modules/groups/groups.routes.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { rolesRoutes } from './modules/roles/roles.routes.js';
-import { tenantsRoutes } from './modules/tenants/tenants.routes.js';
-import { usersRoutes } from './modules/users/users.routes.js';
+import { MODULES } from './modules/index.js';
+import type { ModuleOptions } from './modules/module.js';
+import { createWorker, type Worker } from './jobs/worker.js';
+
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The background worker: server.ts starts it; tests drain it. */
+    worker: Worker;
+  }
+}
 
 export interface AppDeps {
   config: Config;
@@ -27,16 +30,6 @@ export interface AppDeps {
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
 }
-
-/** What every module's routes plugin receives. */
-export interface ModuleOptions {
-  db: Db;
-  config: Config;
-  mailer: Mailer;
-  auth: AuthService;
-}
-
-export const MB = 1024 * 1024;
 
 /** Builds the HTTP application; does no I/O of its own, so tests build one per database. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -48,7 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     genReqId: () => crypto.randomUUID(),
     trustProxy: config.trustProxy,
-    bodyLimit: MB,
+    bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
     // Errors raised before routing (malformed URL encoding, over-long path parameters) keep the error shape.
     frameworkErrors,
@@ -71,13 +64,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   auth = createAuthService({ db, mailer, publicUrl: config.publicUrl, rateLimit: config.authRateLimit, signAccessToken: accessTokenSigner(app) });
 
   const options: ModuleOptions = { db, config, mailer, auth };
-  await app.register(healthRoutes, { prefix: '/api', db });
-  await app.register(tenantsRoutes, { prefix: '/api', db });
-  await app.register(authRoutes, { prefix: '/api', auth, rateLimit: config.authRateLimit });
-  await app.register(usersRoutes, { prefix: '/api/users', ...options });
-  await app.register(rolesRoutes, { prefix: '/api/roles', ...options });
-  await app.register(contactsRoutes, { prefix: '/api/crm', ...options });
-  await app.register(groupsRoutes, { prefix: '/api/groups', ...options });
-  await app.register(eventsRoutes, { prefix: '/api/events', ...options });
+  for (const module of MODULES) await app.register(module.routes, { prefix: module.prefix, ...options });
+
+  const worker = createWorker({
+    db, mailer, config, log: app.log,
+    subscribers: MODULES.flatMap((m) => m.subscribers ?? []),
+    jobs: Object.assign({}, ...MODULES.map((m) => m.jobs ?? {})),
+    schedules: MODULES.flatMap((m) => m.schedules ?? []),
+  });
+  app.decorate('worker', worker);
+  app.addHook('onClose', () => worker.stop());
   return app;
 }

@@ -13,6 +13,7 @@ Commands:
   serve                      migrate, then serve the API (npm start)
   migrate                    apply database migrations
   tenant create --slug SLUG --name NAME --admin-username USER --admin-password PASS [--admin-email EMAIL]
+                             [--time-zone Africa/Kampala] [--currency UGX]
                              create a church with its categories, roles and admin user
   seed-demo                  create the demo tenant "${DEMO_SLUG}" and print its admin password
 `;
@@ -31,7 +32,7 @@ async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDb>>) => Promise
   }
 }
 
-const TENANT_OPTIONS = ['slug', 'name', 'admin-username', 'admin-password', 'admin-email'] as const;
+const TENANT_OPTIONS = ['slug', 'name', 'admin-username', 'admin-password', 'admin-email', 'time-zone', 'currency'] as const;
 
 /**
  * `--opt value` becomes `--opt=value` for our options, so a value may begin with '-' (a password
@@ -68,6 +69,8 @@ async function tenantCreate(args: string[]) {
     adminUsername: values['admin-username'] as string,
     adminPassword: values['admin-password'] as string,
     adminEmail: values['admin-email'] as string | undefined,
+    timeZone: values['time-zone'] as string | undefined,
+    currency: values['currency'] as string | undefined,
   };
   // Bad arguments fail at once, before the database is opened and migrated.
   validateNewTenant(input);

@@ -30,5 +30,6 @@ export async function serve(config: Config): Promise<void> {
     );
   }
   await app.listen({ port: config.port, host: config.host });
+  app.worker.start();
   app.log.info(`Parish API on http://${config.host}:${config.port}/api (docs: /api/docs, database: ${appDb.kind})`);
 }

@@ -14,6 +14,20 @@ export const PERMISSION_CATALOG = [
   { key: 'roles:read', description: 'Read roles and the permission catalog' },
   { key: 'roles:write', description: 'Create, update and delete roles' },
   { key: 'hierarchy:all', description: 'See and manage the whole group tree, not only led subtrees' },
+  { key: 'attendance:read', description: 'Read services, sessions, attendance records, headcounts, summaries and absentees' },
+  { key: 'attendance:write', description: 'Manage services, sessions, attendance records and headcounts in led subtrees' },
+  { key: 'checkin:write', description: 'Check people in and out, print labels' },
+  { key: 'finance:read', description: 'Read funds, batches, contributions, pledges and statements' },
+  { key: 'finance:write', description: 'Record and change contributions, batches, funds and pledges' },
+  { key: 'finance:admin', description: 'Reopen closed batches, change closed history, bulk statements' },
+  { key: 'tasks:read', description: 'Read tasks, comments, pipelines and automations' },
+  { key: 'tasks:write', description: 'Manage tasks, comments, pipelines and automations' },
+  { key: 'care:read', description: 'Read confidential tasks and Counseling and Welfare requests' },
+  { key: 'reports:read', description: 'Run reports (each also needs its module read permission)' },
+  { key: 'notifications:send', description: 'Send messages and manage message templates' },
+  { key: 'webhooks:write', description: 'Manage webhook subscriptions and their deliveries' },
+  { key: 'audit:read', description: 'Read the audit log' },
+  { key: 'privacy:write', description: 'Export, erase and merge contacts' },
 ] as const;
 
 export type Permission = (typeof PERMISSION_CATALOG)[number]['key'];
@@ -30,7 +44,12 @@ export const SYSTEM_ROLES: { name: string; description: string; permissions: Per
   {
     name: 'Leader',
     description: 'Contacts, groups and events, scoped to the led part of the hierarchy',
-    permissions: ['contacts:read', 'contacts:write', 'groups:read', 'groups:write', 'events:read', 'events:write'],
+    permissions: [
+      'contacts:read', 'contacts:write', 'groups:read', 'groups:write', 'events:read', 'events:write',
+      'attendance:read', 'attendance:write', 'checkin:write', 'tasks:read', 'tasks:write', 'reports:read',
+    ],
   },
+  { name: 'Treasurer', description: 'Giving records, contacts and reports', permissions: ['finance:read', 'finance:write', 'contacts:read', 'reports:read'] },
+  { name: 'Check-in', description: 'A kiosk volunteer: check-in, check-out and labels', permissions: ['checkin:write', 'attendance:read', 'contacts:read'] },
   { name: 'Member', description: 'Read visible groups and events', permissions: ['groups:read', 'events:read'] },
 ];

@@ -21,11 +21,14 @@ describe('tenant seeding', () => {
     expect((await ctx.db.select().from(eventCategories).where(eq(eventCategories.tenantId, t.id))).length).toBeGreaterThan(0);
     const roleRows = await ctx.db.select().from(roles).where(eq(roles.tenantId, t.id));
     const byName = Object.fromEntries(roleRows.map((r) => [r.name, r]));
-    expect(Object.keys(byName).sort()).toEqual(['Admin', 'Leader', 'Member']);
+    expect(Object.keys(byName).sort()).toEqual(['Admin', 'Check-in', 'Leader', 'Member', 'Treasurer']);
     expect([...byName.Admin.permissions].sort()).toEqual([...ALL_PERMISSIONS].sort());
     expect([...byName.Member.permissions].sort()).toEqual(['events:read', 'groups:read']);
     expect(byName.Leader.permissions).toEqual(expect.arrayContaining(['contacts:read', 'contacts:write', 'groups:read', 'groups:write', 'events:read', 'events:write']));
+    expect(byName.Leader.permissions).toEqual(expect.arrayContaining(['attendance:read', 'attendance:write', 'checkin:write', 'tasks:read', 'tasks:write', 'reports:read']));
     expect(byName.Leader.permissions).not.toContain('hierarchy:all');
+    expect([...byName.Treasurer.permissions].sort()).toEqual(['contacts:read', 'finance:read', 'finance:write', 'reports:read']);
+    expect([...byName['Check-in'].permissions].sort()).toEqual(['attendance:read', 'checkin:write', 'contacts:read']);
     expect(roleRows.every((r) => r.isSystem)).toBe(true);
     const [tenant] = await ctx.db.select().from(tenants).where(eq(tenants.id, t.id));
     expect(tenant.allowRegistration).toBe(true);

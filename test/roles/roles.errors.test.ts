@@ -30,7 +30,7 @@ describe('/api/roles validation', () => {
     expect(await list('page=abc')).toMatch(/^querystring\/page /);
     expect(expectError(await api(ctx.app, t.admin.token).get('/api/roles/permissions?limit=-1'), 400)).toMatch(/^querystring\/limit /);
     const [{ n }] = [{ n: (await ctx.db.select().from(roles).where(eq(roles.tenantId, t.id))).length }];
-    expect(n).toBe(3);
+    expect(n).toBe(5);
   });
 
   it('malformed ids are 400, unknown ids 404', async () => {
@@ -76,7 +76,7 @@ describe('/api/roles conflicts', () => {
     expectError(await a.put(`/api/roles/${admin}`, { permissions: [] }), 409);
     const [row] = await ctx.db.select().from(roles).where(and(eq(roles.tenantId, t.id), eq(roles.id, leader)));
     expect(row).toMatchObject({ name: 'Leader', isSystem: true });
-    expect(row.permissions).toHaveLength(6);
+    expect(row.permissions).toHaveLength(12);
   });
 
   it('a role still assigned cannot be deleted', async () => {

@@ -38,9 +38,9 @@ describe('GET /api/roles', () => {
     const res = await api(ctx.app, t.admin.token).get('/api/roles');
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ total: 3, page: 1, limit: 20 });
-    expect(body.data.map((r: { name: string }) => r.name)).toEqual(['Admin', 'Leader', 'Member']);
-    expect(body.data[2]).toEqual({
+    expect(body).toMatchObject({ total: 5, page: 1, limit: 20 });
+    expect(body.data.map((r: { name: string }) => r.name)).toEqual(['Admin', 'Check-in', 'Leader', 'Member', 'Treasurer']);
+    expect(body.data[3]).toEqual({
       id: await roleId(ctx, t, 'Member'), name: 'Member', description: 'Read visible groups and events',
       permissions: ['groups:read', 'events:read'], isSystem: true, userCount: 2,
     });
@@ -53,7 +53,7 @@ describe('GET /api/roles', () => {
     const res = await api(ctx.app, t.admin.token).get('/api/roles?q=EAD');
     expect(res.json().data.map((r: { name: string }) => r.name)).toEqual(['Leader']);
     const page = await api(ctx.app, t.admin.token).get('/api/roles?limit=1&page=2');
-    expect(page.json()).toMatchObject({ total: 3, limit: 1, page: 2, data: [{ name: 'Leader' }] });
+    expect(page.json()).toMatchObject({ total: 5, limit: 1, page: 2, data: [{ name: 'Check-in' }] });
   });
 });
 

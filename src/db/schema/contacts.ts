@@ -19,6 +19,8 @@ export const contacts = pgTable(
     sortFirst: text('sort_first').notNull().default(''),
     searchText: text('search_text').notNull().default(''),
     phoneDigits: text('phone_digits').notNull().default(''),
+    /** Never sent messages (modules-contract §6). */
+    emailOptOut: boolean('email_opt_out').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -3,3 +3,4 @@ export * from './users.js';
 export * from './contacts.js';
 export * from './groups.js';
 export * from './events.js';
+export * from './changes.js';

@@ -1,20 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AuthRateLimit } from '../../config.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { errors, NoContent } from '../../lib/schemas.js';
-import type { AuthService } from './auth.service.js';
+import type { ModuleOptions } from '../module.js';
 import {
   ForgotPasswordBody, LoginBody, MessageResponse, RefreshBody, RegisterBody, RegisterResponse,
   ResetPasswordBody, ResetPasswordParams, TokenResponse,
 } from './auth.schemas.js';
 
-export interface AuthRoutesOptions {
-  auth: AuthService;
-  rateLimit: AuthRateLimit;
-}
-
 /** /api/auth/* and POST /api/register: all public (api-contract §3). */
-export const authRoutes: FastifyPluginAsyncTypebox<AuthRoutesOptions> = async (app, { auth, rateLimit }) => {
+export const authRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { auth, config }) => {
+  const rateLimit = config.authRateLimit;
   // Login and forgot-password share one per-IP budget, checked before any hashing (and before
   // validation). One limiter instance for both: @fastify/rate-limit gives every route config its own
   // in-memory store, so a shared `groupId` would not actually share the count.

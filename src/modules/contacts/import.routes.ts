@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { MB, type ModuleOptions } from '../../app.js';
+import { MB, type ModuleOptions } from '../module.js';
 import { AppError } from '../../lib/errors.js';
 import { errors } from '../../lib/schemas.js';
 import { ImportJsonBody, ImportSummary, MAX_IMPORT_ROWS } from './import.schemas.js';

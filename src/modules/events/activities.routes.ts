@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../../app.js';
+import type { ModuleOptions } from '../module.js';
 import { errors, Paginated } from '../../lib/schemas.js';
 import { createActivitiesService } from './activities.service.js';
 import { ActivitySchema, CreateActivityBody, EventParams, PageOnlyQuery } from './events.schemas.js';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../../app.js';
+import type { ModuleOptions } from '../module.js';
 import { errors, Paginated } from '../../lib/schemas.js';
 import { createCategoriesService } from './categories.service.js';
 import { CreateEventCategoryBody, EventCategorySchema, PageOnlyQuery } from './events.schemas.js';

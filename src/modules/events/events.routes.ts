@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../../app.js';
+import type { ModuleOptions } from '../module.js';
 import { errors, NoContent, Paginated } from '../../lib/schemas.js';
 import { activitiesRoutes } from './activities.routes.js';
 import { categoriesRoutes } from './categories.routes.js';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../../app.js';
+import type { ModuleOptions } from '../module.js';
 import { errors, IdParams, Paginated } from '../../lib/schemas.js';
 import { CreateMembershipRequestBody, ListMembershipRequestsQuery, MembershipRequestSchema } from './groups.schemas.js';
 import { createMembershipRequestsService } from './membership-requests.service.js';

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../../app.js';
+import type { ModuleOptions } from '../module.js';
 import { errors, IdParams, NoContent, Paginated } from '../../lib/schemas.js';
 import { CreateMembershipBody, ListMembershipsQuery, MembershipSchema, UpdateMembershipBody } from './groups.schemas.js';
 import { createMembershipsService } from './memberships.service.js';

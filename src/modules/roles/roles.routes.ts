@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ModuleOptions } from '../../app.js';
+import type { ModuleOptions } from '../module.js';
 import { errors, IdParams, NoContent, Paginated } from '../../lib/schemas.js';
 import { CreateRoleBody, ListPermissionsQuery, ListRolesQuery, PermissionSchema, RoleSchema, UpdateRoleBody } from './roles.schemas.js';
 import { createRolesService } from './roles.service.js';

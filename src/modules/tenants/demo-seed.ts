@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { withTenant, type Db } from '../../db/client.js';
 import { groupCategories, groupMemberships, groups } from '../../db/schema/index.js';
 import { insertPersonContact } from '../contacts/contacts.repository.js';
+import { DEMO_SEEDERS } from './seeders.js';
 import { createTenant } from './tenants.service.js';
 
 export const DEMO_SLUG = 'demo';
@@ -27,10 +28,17 @@ const PEOPLE: [string, string, string][] = [
   ['Joseph', 'Banda', 'joseph.banda@example.org'],
 ];
 
+// Members and guests for the modules' demo data (attendance, follow-up, giving); the first 8 join fellowships.
+const MORE_PEOPLE: [string, string][] = [
+  ['Peter', 'Otieno'], ['Mary', 'Wanjiru'], ['John', 'Mwangi'], ['Lydia', 'Nambi'], ['Paul', 'Ssempala'],
+  ['Martha', 'Akinyi'], ['David', 'Kato'], ['Sarah', 'Atieno'], ['James', 'Omondi'], ['Hannah', 'Nalwoga'],
+  ['Timothy', 'Mugisha'], ['Deborah', 'Chebet'],
+];
+
 /** The demo tenant of a first start: a small hierarchy, a few people, leaders and members. */
 export async function seedDemoTenant(db: Db, password = crypto.randomBytes(12).toString('base64url')) {
   const { tenant, admin } = await createTenant(db, { slug: DEMO_SLUG, name: 'Grace Demo Church', adminUsername: 'admin', adminPassword: password });
-  await withTenant(db, tenant.id, async (tx) => {
+  const demo = await withTenant(db, tenant.id, async (tx) => {
     const categories = await tx.select().from(groupCategories).where(eq(groupCategories.tenantId, tenant.id));
     const categoryId = (name: string) => categories.find((c) => c.name === name)!.id;
     const byName = new Map<string, { id: number; path: string }>();
@@ -57,6 +65,12 @@ export async function seedDemoTenant(db: Db, password = crypto.randomBytes(12).t
       member('Hillside Fellowship', people[4], 'Leader'),
       member('Hillside Fellowship', people[5], 'Member'),
     ]);
+    const morePeople = [];
+    for (const [firstName, lastName] of MORE_PEOPLE) morePeople.push(await insertPersonContact(tx, tenant.id, { firstName, lastName }));
+    await tx.insert(groupMemberships).values(morePeople.slice(0, 8).map((id, i) => member(i % 2 ? 'Hillside Fellowship' : 'Riverside Fellowship', id, 'Member')));
+    const groupIds = new Map([...byName].map(([name, g]) => [name, g.id]));
+    return { tenantId: tenant.id, adminUserId: admin.id, groups: groupIds, people, morePeople };
   });
+  for (const seed of DEMO_SEEDERS) await seed(db, demo);
   return { tenant, admin, password };
 }

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { tenants } from '../../db/schema/index.js';
 
@@ -15,7 +15,20 @@ export async function listTenants(db: Db, limit: number, offset: number) {
   return { rows, total };
 }
 
-export async function insertTenant(db: Db, values: { slug: string; name: string; allowRegistration?: boolean }): Promise<Tenant> {
+export async function findTenantById(db: Db, id: number): Promise<Tenant | undefined> {
+  const [row] = await db.select().from(tenants).where(eq(tenants.id, id));
+  return row;
+}
+
+export type TenantSettingsPatch = Partial<Pick<Tenant, 'name' | 'timeZone' | 'currency' | 'allowRegistration'>>;
+
+export async function updateTenant(db: Db, id: number, values: TenantSettingsPatch): Promise<Tenant | undefined> {
+  if (Object.keys(values).length === 0) return findTenantById(db, id);
+  const [row] = await db.update(tenants).set(values).where(and(eq(tenants.id, id))).returning();
+  return row;
+}
+
+export async function insertTenant(db: Db, values: { slug: string; name: string; allowRegistration?: boolean; timeZone?: string; currency?: string }): Promise<Tenant> {
   const [row] = await db.insert(tenants).values(values).returning();
   return row;
 }

@@ -1,12 +1,15 @@
 import { and, eq } from 'drizzle-orm';
-import { bindTenant, transaction, type Db } from '../../db/client.js';
+import { bindTenant, transaction, withTenant, type Db } from '../../db/client.js';
 import { eventCategories, groupCategories, roles } from '../../db/schema/index.js';
-import { BadRequestError, ConflictError } from '../../lib/errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { toPage, pageResult, type PageRequest } from '../../lib/pagination.js';
 import { hashPassword } from '../../lib/passwords.js';
 import { ALL_PERMISSIONS, SYSTEM_ROLES } from '../../lib/permissions.js';
+import { isCurrency, isTimeZone } from '../../lib/periods.js';
+import type { Principal } from '../../plugins/auth.js';
 import { insertPersonContact } from '../contacts/contacts.repository.js';
 import { findRoleIdsByName, insertUser } from '../users/users.repository.js';
+import { TENANT_SEEDERS } from './seeders.js';
 import * as repo from './tenants.repository.js';
 
 export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;
@@ -36,6 +39,10 @@ export interface NewTenant {
   adminPassword: string;
   adminEmail?: string;
   allowRegistration?: boolean;
+  /** IANA time zone (default UTC). */
+  timeZone?: string;
+  /** ISO 4217 code (default USD). */
+  currency?: string;
 }
 
 /**
@@ -49,7 +56,7 @@ export async function createTenant(db: Db, input: NewTenant) {
   const passwordHash = await hashPassword(input.adminPassword);
   return transaction(db, async (tx) => {
     // A concurrent create of the same slug loses on the unique index: the same message as above.
-    const tenant = await repo.insertTenant(tx, { slug, name: input.name.trim(), allowRegistration: input.allowRegistration }).catch((err: unknown) => {
+    const tenant = await repo.insertTenant(tx, { slug, name: input.name.trim(), allowRegistration: input.allowRegistration, timeZone: input.timeZone, currency: input.currency?.toUpperCase() }).catch((err: unknown) => {
       if (isUniqueViolation(err)) throw new ConflictError(`A tenant with slug ${slug} already exists`);
       throw err;
     });
@@ -61,6 +68,7 @@ export async function createTenant(db: Db, input: NewTenant) {
     const contactId = await insertPersonContact(tx, tenantId, { firstName: 'Church', lastName: 'Administrator', email: input.adminEmail });
     const roleIds = await findRoleIdsByName(tx, tenantId, ['Admin']);
     const admin = await insertUser(tx, tenantId, { username: input.adminUsername, email: input.adminEmail ?? null, passwordHash, contactId, roleIds });
+    for (const seed of TENANT_SEEDERS) await seed(tx, tenantId);
     return { tenant, admin };
   });
 }
@@ -82,6 +90,8 @@ export function validateNewTenant(input: NewTenant): string {
   if (input.adminEmail !== undefined && (input.adminEmail.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.adminEmail))) {
     throw new BadRequestError('admin email must be an email address');
   }
+  if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw new BadRequestError(`time zone ${input.timeZone} is not an IANA time zone`);
+  if (input.currency !== undefined && !isCurrency(input.currency)) throw new BadRequestError(`currency ${input.currency} is not an ISO 4217 code`);
   if (/\u0000/.test(input.slug + input.name + input.adminUsername + input.adminPassword + (input.adminEmail ?? ''))) {
     throw new BadRequestError('values must not contain NUL characters');
   }
@@ -97,4 +107,39 @@ export async function listTenants(db: Db, query: PageRequest) {
   const page = toPage(query);
   const { rows, total } = await repo.listTenants(db, page.limit, page.offset);
   return pageResult(page, rows, total);
+}
+
+/** The settings every module reads: time zone for "today" and periods, currency beside amounts. */
+export interface TenantSettings {
+  slug: string;
+  name: string;
+  timeZone: string;
+  currency: string;
+  allowRegistration: boolean;
+}
+
+function toSettings(t: repo.Tenant): TenantSettings {
+  return { slug: t.slug, name: t.name, timeZone: t.timeZone, currency: t.currency, allowRegistration: t.allowRegistration };
+}
+
+/** The tenant's settings, read in the caller's transaction (any module may call this). */
+export async function loadTenantSettings(tx: Db, tenantId: number): Promise<TenantSettings> {
+  const tenant = await repo.findTenantById(tx, tenantId);
+  if (!tenant) throw new NotFoundError('Tenant', tenantId);
+  return toSettings(tenant);
+}
+
+export function getCurrentTenant(db: Db, auth: Principal): Promise<TenantSettings> {
+  return withTenant(db, auth, (tx) => loadTenantSettings(tx, auth.tenantId));
+}
+
+export async function updateCurrentTenant(db: Db, auth: Principal, patch: repo.TenantSettingsPatch): Promise<TenantSettings> {
+  if (patch.timeZone !== undefined && !isTimeZone(patch.timeZone)) throw new BadRequestError(`body/timeZone ${patch.timeZone} is not an IANA time zone`);
+  if (patch.currency !== undefined && !isCurrency(patch.currency)) throw new BadRequestError(`body/currency ${patch.currency} is not an ISO 4217 code`);
+  const values = { ...patch, ...(patch.currency ? { currency: patch.currency.toUpperCase() } : {}) };
+  return withTenant(db, auth, async (tx) => {
+    const updated = await repo.updateTenant(tx, auth.tenantId, values);
+    if (!updated) throw new NotFoundError('Tenant', auth.tenantId);
+    return toSettings(updated);
+  });
 }

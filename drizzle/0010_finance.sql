@@ -1,0 +1,2 @@
+-- Reserved for the finance module: hand-written DDL (see src/db/schema/finance.ts).
+SELECT 1;

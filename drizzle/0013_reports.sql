@@ -1,0 +1,2 @@
+-- Reserved for the reports module: hand-written DDL (see src/db/schema/reports.ts).
+SELECT 1;

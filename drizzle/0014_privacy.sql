@@ -1,0 +1,2 @@
+-- Reserved for the privacy module: hand-written DDL (see src/db/schema/privacy.ts).
+SELECT 1;

@@ -1,0 +1,155 @@
+import { sql } from 'drizzle-orm';
+import { dispatchChanges, type ChangeSubscriber } from '../changes/subscribers.js';
+import type { Job, JobContext, JobHandler, Schedule } from './queue.js';
+
+export interface WorkerOptions extends JobContext {
+  subscribers: ChangeSubscriber[];
+  jobs: Record<string, JobHandler>;
+  schedules: Schedule[];
+  /** How often an idle worker looks for work (ms). */
+  pollMs?: number;
+  /** Jobs run at once by one process. */
+  concurrency?: number;
+}
+
+export interface Worker {
+  /** Polls for changes, jobs and schedules until stop(). Every server process runs one. */
+  start(): void;
+  stop(): Promise<void>;
+  /** Runs everything due until nothing is (tests; and what each poll does). Returns the work done. */
+  drain(): Promise<{ changes: number; jobs: number }>;
+  /** Adds a consumer of the change feed (tests add probes; modules declare theirs in the module list). */
+  subscribe(subscriber: ChangeSubscriber): void;
+  /** Runs a schedule now, whether due or not (tests; operators). */
+  runSchedule(name: string): Promise<void>;
+}
+
+/** Seconds a taken job is leased: a process that dies mid-job leaves it to be taken again after this. */
+const LEASE_SECONDS = 300;
+const defaultBackoff = (attempts: number) => Math.min(3600, 2 ** attempts);
+
+interface JobRow {
+  tenant_id: string | number;
+  id: string | number;
+  kind: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  max_attempts: number;
+}
+
+/**
+ * The background worker of one server process: hands changes to subscribers, runs jobs and
+ * schedules. Everything it works from is a row (change_queue, jobs, schedules), taken with
+ * FOR UPDATE SKIP LOCKED or a conditional update, so any number of processes can run one.
+ */
+export function createWorker(options: WorkerOptions): Worker {
+  const { db, log } = options;
+  const subscribers = [...options.subscribers];
+  const pollMs = options.pollMs ?? 1000;
+  const concurrency = options.concurrency ?? 4;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+
+  const onChangeError = (err: unknown, change: { id: number; type: string }) =>
+    log.error({ err, changeId: change.id, type: change.type }, 'a change subscriber failed; the change will be retried');
+
+  async function takeJobs(limit: number): Promise<Job[]> {
+    const result = await db.execute(sql`
+      update jobs set status = 'Running', attempts = attempts + 1, locked_until = now() + make_interval(secs => ${LEASE_SECONDS})
+      where (tenant_id, id) in (
+        select tenant_id, id from jobs
+        where (status = 'Pending' and run_at <= now()) or (status = 'Running' and locked_until < now())
+        order by run_at, id limit ${limit} for update skip locked)
+      returning tenant_id, id, kind, payload, attempts, max_attempts`);
+    return (result as unknown as { rows: JobRow[] }).rows.map((r) => ({
+      tenantId: Number(r.tenant_id), id: Number(r.id), kind: r.kind, payload: r.payload, attempts: r.attempts, maxAttempts: r.max_attempts,
+    }));
+  }
+
+  async function runJob(job: Job): Promise<void> {
+    const handler = options.jobs[job.kind];
+    try {
+      if (!handler) throw new Error(`No handler for job kind ${job.kind}`);
+      await handler.run(job, options);
+      await db.execute(sql`update jobs set status = 'Done', finished_at = now(), locked_until = null, last_error = null
+        where tenant_id = ${job.tenantId} and id = ${job.id}`);
+    } catch (err) {
+      const message = String((err as Error)?.message ?? err).slice(0, 1000);
+      const final = job.attempts >= job.maxAttempts;
+      log.warn({ err, jobId: job.id, kind: job.kind, attempts: job.attempts, final }, 'a job failed');
+      const delay = (handler?.backoff ?? defaultBackoff)(job.attempts);
+      await db.execute(sql`update jobs set status = ${final ? 'Failed' : 'Pending'}, last_error = ${message}, locked_until = null,
+          run_at = now() + make_interval(secs => ${delay}), finished_at = ${final ? sql`now()` : sql`null`}
+        where tenant_id = ${job.tenantId} and id = ${job.id}`);
+      if (final && handler?.onFailed) await handler.onFailed(job, message, options).catch((e: unknown) => log.error({ err: e }, 'onFailed failed'));
+    }
+  }
+
+  async function runJobs(): Promise<number> {
+    const jobs = await takeJobs(concurrency);
+    await Promise.all(jobs.map(runJob));
+    return jobs.length;
+  }
+
+  async function runDueSchedules(): Promise<void> {
+    for (const schedule of options.schedules) {
+      await db.execute(sql`insert into schedules (name) values (${schedule.name}) on conflict do nothing`);
+      const claimed = await db.execute(sql`update schedules set next_run_at = now() + make_interval(secs => ${schedule.everySeconds}), last_run_at = now()
+        where name = ${schedule.name} and next_run_at <= now() returning name`);
+      if ((claimed as unknown as { rows: unknown[] }).rows.length === 0) continue;
+      await schedule.run(options).catch((err: unknown) => log.error({ err, schedule: schedule.name }, 'a schedule failed'));
+    }
+  }
+
+  async function drain() {
+    const done = { changes: 0, jobs: 0 };
+    for (let round = 0; round < 1000; round++) {
+      const changes = await dispatchChanges(db, subscribers, onChangeError);
+      const jobs = await runJobs();
+      done.changes += changes;
+      done.jobs += jobs;
+      if (changes === 0 && jobs === 0) break;
+    }
+    return done;
+  }
+
+  async function tick() {
+    try {
+      await drain();
+      await runDueSchedules();
+    } catch (err) {
+      log.error({ err }, 'worker tick failed');
+    }
+  }
+
+  function loop() {
+    if (stopped) return;
+    running = tick().finally(() => {
+      running = undefined;
+      if (!stopped) timer = setTimeout(loop, pollMs);
+    });
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      timer = setTimeout(loop, 0);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+    drain,
+    subscribe(subscriber) {
+      subscribers.push(subscriber);
+    },
+    async runSchedule(name) {
+      const schedule = options.schedules.find((s) => s.name === name);
+      if (!schedule) throw new Error(`No schedule ${name}`);
+      await schedule.run(options);
+    },
+  };
+}
