@@ -45,7 +45,7 @@ interface JobRow {
 export function createWorker(options: WorkerOptions): Worker {
   const { db, log } = options;
   const subscribers = [...options.subscribers];
-  const pollMs = options.pollMs ?? 1000;
+  const pollMs = options.pollMs ?? 250;
   const concurrency = options.concurrency ?? 4;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
