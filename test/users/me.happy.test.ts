@@ -16,7 +16,7 @@ describe('GET /api/users/me', () => {
     expect(res.json()).toEqual({
       id: u.id, username: u.username, email: 'me@example.org', contactId: u.contactId, status: 'Active',
       roles: [{ id: await roleId(ctx, t, 'Leader'), name: 'Leader' }],
-      permissions: ['contacts:read', 'contacts:write', 'events:read', 'events:write', 'groups:read', 'groups:write'],
+      permissions: ['attendance:read', 'attendance:write', 'checkin:write', 'contacts:read', 'contacts:write', 'events:read', 'events:write', 'groups:read', 'groups:write', 'reports:read', 'tasks:read', 'tasks:write'],
     });
   });
 
