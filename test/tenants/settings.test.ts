@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { createTenant } from '../../src/modules/tenants/tenants.service.js';
+import { api, expectError, setupTestApp } from '../helpers/app.js';
+import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
+
+const ctx = setupTestApp();
+
+describe('GET/PUT /api/tenants/current', () => {
+  it('any token reads the settings; the defaults are UTC and USD', async () => {
+    const t = await newTenant(ctx);
+    const member = await newUser(ctx, t, 'Member');
+    const res = await api(ctx.app, member.token).get('/api/tenants/current');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ slug: t.slug, name: `Church ${t.slug}`, timeZone: 'UTC', currency: 'USD', allowRegistration: true });
+  });
+
+  it('roles:write changes them (currency upper-cased); the change is read back', async () => {
+    const t = await newTenant(ctx);
+    const res = await api(ctx.app, t.admin.token).put('/api/tenants/current', { timeZone: 'Africa/Kampala', currency: 'ugx', name: 'Grace Kampala' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ timeZone: 'Africa/Kampala', currency: 'UGX', name: 'Grace Kampala' });
+    expect((await api(ctx.app, t.admin.token).get('/api/tenants/current')).json()).toMatchObject({ timeZone: 'Africa/Kampala', currency: 'UGX' });
+  });
+
+  it('refuses unknown zones and currencies with 400 and changes nothing', async () => {
+    const t = await newTenant(ctx);
+    const admin = api(ctx.app, t.admin.token);
+    expect(expectError(await admin.put('/api/tenants/current', { timeZone: 'Mars/Olympus' }), 400)).toMatch(/timeZone/);
+    expect(expectError(await admin.put('/api/tenants/current', { currency: 'XYZ' }), 400)).toMatch(/currency/);
+    expectError(await admin.put('/api/tenants/current', { currency: 'US' }), 400);
+    // Unknown fields are stripped (api-contract §1): the slug is not a setting.
+    expect((await admin.put('/api/tenants/current', { slug: 'other' })).json()).toMatchObject({ slug: t.slug });
+    expect((await admin.get('/api/tenants/current')).json()).toMatchObject({ timeZone: 'UTC', currency: 'USD' });
+  });
+
+  it('needs a token to read and roles:write to change; a tenant only ever sees its own', async () => {
+    const a = await newTenant(ctx);
+    const b = await newTenant(ctx);
+    expectError(await api(ctx.app).get('/api/tenants/current'), 401);
+    const leader = await newUser(ctx, a, 'Leader');
+    expectError(await api(ctx.app, leader.token).put('/api/tenants/current', { currency: 'EUR' }), 403);
+    await api(ctx.app, b.admin.token).put('/api/tenants/current', { currency: 'EUR' });
+    expect((await api(ctx.app, a.admin.token).get('/api/tenants/current')).json()).toMatchObject({ slug: a.slug, currency: 'USD' });
+  });
+
+  it('a tenant created with a time zone and currency keeps them; bad ones are refused before writing', async () => {
+    const slug = `tz-${Date.now().toString(36)}`;
+    const { tenant } = await createTenant(ctx.db, { slug, name: 'Auckland', adminUsername: 'admin', adminPassword: PASSWORD, timeZone: 'Pacific/Auckland', currency: 'nzd' });
+    expect(tenant).toMatchObject({ timeZone: 'Pacific/Auckland', currency: 'NZD' });
+    await expect(createTenant(ctx.db, { slug: `${slug}-x`, name: 'X', adminUsername: 'admin', adminPassword: PASSWORD, timeZone: 'Nowhere/City' })).rejects.toThrow(/time zone/);
+    await expect(createTenant(ctx.db, { slug: `${slug}-y`, name: 'Y', adminUsername: 'admin', adminPassword: PASSWORD, currency: 'ABCD' })).rejects.toThrow(/currency/);
+  });
+});
