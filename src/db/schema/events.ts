@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { date, foreignKey, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { date, foreignKey, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, refId, tenantColumns, updatedAt } from './columns.js';
 import { contacts } from './contacts.js';
 import { ACTIVITY_TYPES } from './enums.js';
@@ -64,27 +64,7 @@ export const eventRegistrations = pgTable(
   ],
 );
 
-/**
- * The one attendance record store: event attendance writes here, and the later /api/attendance
- * module reads and writes the same rows (event_id is nullable for attendance not tied to an event).
- */
-export const attendanceRecords = pgTable(
-  'attendance_records',
-  {
-    ...tenantColumns,
-    eventId: refId('event_id'),
-    contactId: refId('contact_id').notNull(),
-    attendedAt: timestamp('attended_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    foreignKey({ name: 'attendance_records_event_fk', columns: [t.tenantId, t.eventId], foreignColumns: [events.tenantId, events.id] }).onDelete('cascade'),
-    foreignKey({ name: 'attendance_records_contact_fk', columns: [t.tenantId, t.contactId], foreignColumns: [contacts.tenantId, contacts.id] }).onDelete('cascade'),
-    uniqueIndex('attendance_records_event_contact_uq').on(t.tenantId, t.eventId, t.contactId),
-    index('attendance_records_contact_idx').on(t.tenantId, t.contactId, t.attendedAt),
-  ],
-);
+// attendance_records (the one attendance store) lives in ./attendance.ts with its sessions.
 
 export const eventActivities = pgTable(
   'event_activities',
