@@ -5,4 +5,7 @@ export * from './groups.js';
 export * from './events.js';
 export * from './changes.js';
 export * from './finance.js';
+export * from './reports.js';
+export * from './notifications.js';
+export * from './tasks.js';
 export * from './attendance.js';

@@ -1,8 +1,11 @@
 import type { ParishModule } from '../module.js';
+import { missingReportsSchedule } from './missing.schedule.js';
+import { reportsRoutes } from './reports.routes.js';
 
-/** Reports (/api/reports) and the dashboard (/api/dashboard) (§4) (modules-contract). Built by its issue; registered from src/modules/index.ts. */
+/** Reports (/api/reports) and the dashboard (/api/dashboard) (§4) (modules-contract). Registered from src/modules/index.ts. */
 export const reportsModule: ParishModule = {
   name: 'reports',
   prefix: '/api',
-  routes: async () => {},
+  routes: reportsRoutes,
+  schedules: [missingReportsSchedule],
 };
