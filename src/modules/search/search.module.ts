@@ -1,8 +1,9 @@
 import type { ParishModule } from '../module.js';
+import { searchRoutes } from './search.routes.js';
 
-/** Search: the search box, advanced contact search, saved lists (§5) (modules-contract). Built by its issue; registered from src/modules/index.ts. */
+/** Search: the search box, advanced contact search, saved lists (modules-contract §5). */
 export const searchModule: ParishModule = {
   name: 'search',
   prefix: '/api/search',
-  routes: async () => {},
+  routes: searchRoutes,
 };

@@ -1,0 +1,148 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import type { Principal } from '../../plugins/auth.js';
+import { visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
+import type { SearchType } from './search.schemas.js';
+import type { TextMatch } from './text-match.js';
+
+/**
+ * The search box in ONE statement: a UNION ALL of one branch per requested type, each taking its
+ * matches from a search_*_ids function (migration 0011: trigram index, accents folded), keeping
+ * only rows the caller may see, and returning its first `limit` rows with the count of all its
+ * visible matches (a window count, so the total never counts what the caller may not read).
+ */
+
+export interface HitRow {
+  kind: SearchType;
+  id: number | string;
+  title: string | null;
+  subtitle: string | null;
+  matched_on: string;
+  total: number | string;
+}
+
+interface BranchInput {
+  tenantId: number;
+  auth: Principal;
+  scope: GroupScope;
+  match: TextMatch;
+  limit: number;
+}
+
+const fold = (value: SQL) => sql`search_fold(${value})`;
+
+function contactsBranch({ tenantId, match, limit }: BranchInput): SQL {
+  const pat = sql`${match.pattern}::text`;
+  const digits = sql`${match.digits}::text`;
+  const name = sql`concat_ws(' ', p.first_name, p.middle_name, p.last_name, co.name)`;
+  return sql`
+    select 'contacts' as kind, c.id, coalesce(co.name, concat_ws(' ', p.first_name, p.last_name)) as title,
+      coalesce(
+        (select e.value from contact_emails e where e.tenant_id = c.tenant_id and e.contact_id = c.id order by e.is_primary desc, e.position, e.id limit 1),
+        (select f.value from contact_phones f where f.tenant_id = c.tenant_id and f.contact_id = c.id order by f.is_primary desc, f.position, f.id limit 1)
+      ) as subtitle,
+      case
+        when ${fold(name)} like search_fold(${pat}) then 'name'
+        when ${digits} is not null and c.phone_digits like ${digits} then 'phone'
+        when exists (select 1 from contact_emails e where e.tenant_id = c.tenant_id and e.contact_id = c.id and search_fold(e.value) like search_fold(${pat})) then 'email'
+        else 'phone'
+      end as matched_on,
+      (count(*) over ())::int as total
+    from contacts c
+    left join persons p on p.tenant_id = c.tenant_id and p.contact_id = c.id
+    left join companies co on co.tenant_id = c.tenant_id and co.contact_id = c.id
+    where c.tenant_id = ${tenantId} and c.id in (select search_contact_ids(${pat}, ${digits}))
+    order by c.sort_last, c.sort_first, c.id
+    limit ${limit}`;
+}
+
+function groupsBranch({ tenantId, scope, match, limit }: BranchInput): SQL {
+  return sql`
+    select 'groups' as kind, "groups".id, "groups".name as title, gc.name as subtitle, 'name' as matched_on, (count(*) over ())::int as total
+    from "groups"
+    join group_categories gc on gc.tenant_id = "groups".tenant_id and gc.id = "groups".category_id
+    where "groups".tenant_id = ${tenantId} and "groups".id in (select search_group_ids(${match.pattern}::text))
+      and ${visibleGroupFilter(scope)}
+    order by "groups".name, "groups".id
+    limit ${limit}`;
+}
+
+/** Events of visible groups, and events without a group (visible to everyone with events:read). */
+function eventsBranch({ tenantId, scope, match, limit }: BranchInput): SQL {
+  return sql`
+    select 'events' as kind, ev.id, ev.name as title,
+      concat_ws(' · ', ev.start_date::text, "groups".name) as subtitle, 'name' as matched_on, (count(*) over ())::int as total
+    from events ev
+    left join "groups" on "groups".tenant_id = ev.tenant_id and "groups".id = ev.group_id
+    where ev.tenant_id = ${tenantId} and ev.id in (select search_event_ids(${match.pattern}::text))
+      and (ev.group_id is null or ${visibleGroupFilter(scope)})
+    order by ev.start_date desc, ev.id desc
+    limit ${limit}`;
+}
+
+/** Requests of every contact (contacts:read is tenant-wide); Counseling and Welfare only with care:read. */
+function requestsBranch({ tenantId, auth, match, limit }: BranchInput): SQL {
+  const care = auth.permissions.has('care:read') ? sql`` : sql`and r.type not in ('Counseling', 'Welfare')`;
+  return sql`
+    select 'requests' as kind, r.id, concat(r.type, ' request: ', coalesce(co.name, concat_ws(' ', p.first_name, p.last_name))) as title,
+      left(coalesce(r.description, ''), 120) as subtitle, 'description' as matched_on, (count(*) over ())::int as total
+    from contact_requests r
+    left join persons p on p.tenant_id = r.tenant_id and p.contact_id = r.contact_id
+    left join companies co on co.tenant_id = r.tenant_id and co.contact_id = r.contact_id
+    where r.tenant_id = ${tenantId} and r.id in (select search_request_ids(${match.pattern}::text)) ${care}
+    order by r.created_at desc, r.id desc
+    limit ${limit}`;
+}
+
+/**
+ * Who sees a task (modules-contract §2): its creator and assignee always; with tasks:read the tasks
+ * of visible groups (tasks without a group need hierarchy:all); a confidential task only its
+ * assignee, its creator and holders of care:read. Expects "groups" joined on the task's group.
+ */
+function taskVisibility(auth: Principal, scope: GroupScope): SQL {
+  const own = sql`(t.assignee_user_id = ${auth.userId} or t.created_by_user_id = ${auth.userId})`;
+  if (!auth.permissions.has('tasks:read')) return own;
+  const byGroup = scope.all ? sql`true` : sql`(t.group_id is not null and ${visibleGroupFilter(scope)})`;
+  const notConfidential = auth.permissions.has('care:read') ? sql`true` : sql`not t.confidential`;
+  return sql`(${own} or (${byGroup} and ${notConfidential}))`;
+}
+
+function tasksBranch({ tenantId, auth, scope, match, limit }: BranchInput): SQL {
+  return sql`
+    select 'tasks' as kind, t.id, t.title as title, concat_ws(' · ', t.status, 'due ' || t.due_date::text) as subtitle,
+      case when search_fold(t.title) like search_fold(${match.pattern}::text) then 'title' else 'description' end as matched_on,
+      (count(*) over ())::int as total
+    from tasks t
+    left join "groups" on "groups".tenant_id = t.tenant_id and "groups".id = t.group_id
+    where t.tenant_id = ${tenantId} and t.id in (select search_task_ids(${match.pattern}::text))
+      and ${taskVisibility(auth, scope)}
+    order by t.due_date nulls last, t.id
+    limit ${limit}`;
+}
+
+function usersBranch({ tenantId, match, limit }: BranchInput): SQL {
+  return sql`
+    select 'users' as kind, u.id, u.username as title, u.email as subtitle,
+      case when search_fold(u.username) like search_fold(${match.pattern}::text) then 'username' else 'email' end as matched_on,
+      (count(*) over ())::int as total
+    from users u
+    where u.tenant_id = ${tenantId} and u.id in (select search_user_ids(${match.pattern}::text))
+    order by lower(u.username), u.id
+    limit ${limit}`;
+}
+
+const BRANCHES: Record<SearchType, (input: BranchInput) => SQL> = {
+  contacts: contactsBranch,
+  groups: groupsBranch,
+  events: eventsBranch,
+  requests: requestsBranch,
+  tasks: tasksBranch,
+  users: usersBranch,
+};
+
+export async function searchBox(tx: Db, types: SearchType[], input: BranchInput): Promise<HitRow[]> {
+  if (types.length === 0) return [];
+  const union = sql.join(types.map((t) => sql`(${BRANCHES[t](input)})`), sql` union all `);
+  const result = await tx.execute(union);
+  return (result as unknown as { rows: HitRow[] }).rows;
+}
