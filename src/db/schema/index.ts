@@ -6,4 +6,6 @@ export * from './events.js';
 export * from './changes.js';
 export * from './finance.js';
 export * from './reports.js';
+export * from './notifications.js';
+export * from './tasks.js';
 export * from './attendance.js';

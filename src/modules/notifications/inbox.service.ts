@@ -1,0 +1,46 @@
+import { withTenant, type Db } from '../../db/client.js';
+import { NotFoundError } from '../../lib/errors.js';
+import { pageResult, toPage } from '../../lib/pagination.js';
+import type { Principal } from '../../plugins/auth.js';
+import * as repo from './inbox.repository.js';
+import { NOTIFICATION_TYPES, type ListNotificationsQuery, type Preferences, type UpdatePreferencesBody } from './notifications.schemas.js';
+
+/** Stored overrides merged over the defaults (every type true on both channels). */
+export function effectivePreferences(stored?: { email: Record<string, boolean>; inApp: Record<string, boolean> }): Preferences {
+  const channel = (saved: Record<string, boolean> = {}) =>
+    Object.fromEntries(NOTIFICATION_TYPES.map((t) => [t, saved[t] !== false])) as Preferences['email'];
+  return { email: channel(stored?.email), inApp: channel(stored?.inApp) };
+}
+
+/** The caller's own inbox and preferences: any valid token, only their own rows. */
+export function createInboxService({ db }: { db: Db }) {
+  return {
+    list: (auth: Principal, query: ListNotificationsQuery) =>
+      withTenant(db, auth, async (tx) => {
+        const page = toPage(query);
+        const { items, total } = await repo.pageNotifications(tx, auth.tenantId, auth.userId, query.unread, page);
+        return pageResult(page, items, total);
+      }),
+
+    unreadCount: (auth: Principal) => withTenant(db, auth, async (tx) => ({ count: await repo.unreadCount(tx, auth.tenantId, auth.userId) })),
+
+    read: (auth: Principal, id: number) =>
+      withTenant(db, auth, async (tx) => {
+        const item = await repo.markRead(tx, auth.tenantId, auth.userId, id);
+        if (!item) throw new NotFoundError('Notification', id);
+        return item;
+      }),
+
+    readAll: (auth: Principal) => withTenant(db, auth, async (tx) => ({ updated: await repo.markAllRead(tx, auth.tenantId, auth.userId) })),
+
+    preferences: (auth: Principal) => withTenant(db, auth, async (tx) => effectivePreferences(await repo.findPreferences(tx, auth.tenantId, auth.userId))),
+
+    updatePreferences: (auth: Principal, body: UpdatePreferencesBody) =>
+      withTenant(db, auth, async (tx) => {
+        const pick = (input: Record<string, boolean | undefined> = {}) =>
+          Object.fromEntries(NOTIFICATION_TYPES.filter((t) => typeof input[t] === 'boolean').map((t) => [t, input[t] as boolean]));
+        await repo.savePreferences(tx, auth.tenantId, auth.userId, pick(body.email), pick(body.inApp));
+        return effectivePreferences(await repo.findPreferences(tx, auth.tenantId, auth.userId));
+      }),
+  };
+}

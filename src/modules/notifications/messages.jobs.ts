@@ -1,0 +1,114 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { recordChanges } from '../../changes/recorder.js';
+import { withTenant, type Db } from '../../db/client.js';
+import { enqueueJob, type JobHandler } from '../../jobs/queue.js';
+import { renderMergeFields } from './merge-fields.js';
+
+export const MESSAGE_SEND_JOB = 'messages.send';
+
+/** Recipients per job: one batch at a time per message, sent one after another (a bounded rate). */
+export const MESSAGE_BATCH = 50;
+/** How long a job holds its batch: a job that dies leaves it to the next after this. */
+const CLAIM_SECONDS = 300;
+
+type Rows<T> = { rows: T[] };
+async function rows<T>(tx: Db, query: SQL): Promise<T[]> {
+  return ((await tx.execute(query)) as unknown as Rows<T>).rows;
+}
+
+interface Claimed {
+  id: string | number;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+interface Outcome {
+  id: number;
+  ok: boolean;
+  error: string | null;
+}
+
+/**
+ * Sends the next batch of a message's queued deliveries, then queues the next batch (or, when none
+ * is left, settles the message: Sent, or Failed when every delivery failed, with its change).
+ * Deliveries are claimed (claimed_until) in their own transaction before sending, so two runs of
+ * the job never send the same batch; a crash between sending and recording re-sends that batch
+ * (at least once).
+ */
+export const messageSendJob: JobHandler = {
+  async run(job, ctx) {
+    const messageId = Number(job.payload.messageId);
+    const batch = await withTenant(ctx.db, job.tenantId, async (tx) => {
+      const [message] = await rows<{ subject: string; body: string; church: string }>(tx, sql`
+        update messages set status = 'Sending' where tenant_id = ${job.tenantId} and id = ${messageId} and status in ('Queued', 'Sending')
+        returning subject, body, (select name from tenants where id = ${job.tenantId}) as church`);
+      if (!message) return undefined;
+      const claimed = await rows<Claimed>(tx, sql`
+        update message_deliveries d set claimed_until = now() + make_interval(secs => ${CLAIM_SECONDS})
+        from (select id from message_deliveries
+              where tenant_id = ${job.tenantId} and message_id = ${messageId} and status = 'Queued' and (claimed_until is null or claimed_until < now())
+              order by id limit ${MESSAGE_BATCH} for update skip locked) next
+        where d.tenant_id = ${job.tenantId} and d.id = next.id
+        returning d.id, d.email,
+          coalesce((select p.first_name from persons p where p.tenant_id = d.tenant_id and p.contact_id = d.contact_id),
+                   (select co.name from companies co where co.tenant_id = d.tenant_id and co.contact_id = d.contact_id), '') as first_name,
+          coalesce((select p.last_name from persons p where p.tenant_id = d.tenant_id and p.contact_id = d.contact_id), '') as last_name`);
+      return { message, claimed };
+    });
+    if (!batch) return;
+
+    const outcomes: Outcome[] = [];
+    for (const r of batch.claimed.sort((a, b) => Number(a.id) - Number(b.id))) {
+      const values = { firstName: r.first_name, lastName: r.last_name, churchName: batch.message.church };
+      try {
+        await ctx.mailer.send({ to: r.email, subject: renderMergeFields(batch.message.subject, values), text: renderMergeFields(batch.message.body, values) });
+        outcomes.push({ id: Number(r.id), ok: true, error: null });
+      } catch (err) {
+        outcomes.push({ id: Number(r.id), ok: false, error: String((err as Error)?.message ?? err).slice(0, 1000) });
+      }
+    }
+
+    await withTenant(ctx.db, job.tenantId, async (tx) => {
+      if (outcomes.length) {
+        await tx.execute(sql`
+          update message_deliveries d set status = case when o.ok then 'Sent' else 'Failed' end, error = o.error,
+            sent_at = case when o.ok then now() end, claimed_until = null
+          from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id bigint, ok boolean, error text)
+          where d.tenant_id = ${job.tenantId} and d.id = o.id`);
+        const sent = outcomes.filter((o) => o.ok).length;
+        await tx.execute(sql`update messages set sent = sent + ${sent}, failed = failed + ${outcomes.length - sent}
+          where tenant_id = ${job.tenantId} and id = ${messageId}`);
+      }
+      const [left] = await rows<{ queued: string | number; free: string | number }>(tx, sql`
+        select count(*) as queued, count(*) filter (where claimed_until is null or claimed_until < now()) as free
+        from message_deliveries where tenant_id = ${job.tenantId} and message_id = ${messageId} and status = 'Queued'`);
+      if (Number(left.free) > 0) {
+        await enqueueJob(tx, job.tenantId, { kind: MESSAGE_SEND_JOB, payload: { messageId } });
+      } else if (Number(left.queued) === 0) {
+        await settle(tx, job.tenantId, messageId);
+      }
+    });
+  },
+};
+
+/** Sending is over: Sent, or Failed when nothing could be sent; a message.sent|failed change. */
+async function settle(tx: Db, tenantId: number, messageId: number) {
+  const [done] = await rows<{ status: 'Sent' | 'Failed'; created_by: string | number | null; subject: string; recipient_count: number; sent: number; failed: number }>(tx, sql`
+    update messages set status = case when failed > 0 and sent = 0 then 'Failed' else 'Sent' end, completed_at = now()
+    where tenant_id = ${tenantId} and id = ${messageId} and status = 'Sending'
+    returning status, created_by, subject, recipient_count, sent, failed`);
+  if (!done) return; // another run settled it
+  await recordChanges(tx, { tenantId, userId: null }, [{
+    type: done.status === 'Sent' ? 'message.sent' : 'message.failed',
+    entityId: messageId,
+    data: {
+      messageId,
+      senderUserId: done.created_by === null ? null : Number(done.created_by),
+      subject: done.subject,
+      recipientCount: done.recipient_count,
+      sent: done.sent,
+      failed: done.failed,
+    },
+  }]);
+}

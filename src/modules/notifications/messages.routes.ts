@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errors, IdParams, NoContent, PageQuery, Paginated } from '../../lib/schemas.js';
+import type { ModuleOptions } from '../module.js';
+import { createMessagesService } from './messages.service.js';
+import {
+  CreateMessageBody, CreateTemplateBody, ListMessageDeliveriesQuery, ListMessagesQuery, MessageAcceptedSchema, MessageDeliverySchema, MessageSchema,
+  TemplateSchema, UpdateTemplateBody,
+} from './notifications.schemas.js';
+import { createTemplatesService } from './templates.service.js';
+
+const tags = ['notifications'];
+const send = { permission: 'notifications:send' } as const;
+
+/** Email messages to audiences and their templates (notifications:send). */
+export const messagesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, options) => {
+  const messages = createMessagesService(options);
+  const templates = createTemplatesService(options);
+
+  app.post('/messages', {
+    config: send,
+    schema: {
+      tags,
+      description: 'Queues an email to an audience and answers 202; jobs send it in batches of 50 in the background. Contacts are deduplicated; ' +
+        'opted-out contacts (emailOptOut) and contacts without an email are skipped and counted; a group audience is the active members of the ' +
+        'group and of the groups under it that the sender can see. Merge fields: {{firstName}}, {{lastName}}, {{churchName}}. ' +
+        'audience.listId (saved lists) is refused with 400 until saved lists can be resolved.',
+      body: CreateMessageBody,
+      response: { 202: MessageAcceptedSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: async (request, reply) => reply.status(202).send(await messages.create(request.auth, request.body)),
+  });
+
+  app.get('/messages', {
+    config: send,
+    schema: { tags, description: 'Newest first', querystring: ListMessagesQuery, response: { 200: Paginated(MessageSchema), ...errors(400, 401, 403) } },
+    handler: (request) => messages.list(request.auth, request.query),
+  });
+
+  app.get('/messages/:id', {
+    config: send,
+    schema: { tags, params: IdParams, response: { 200: MessageSchema, ...errors(400, 401, 403, 404) } },
+    handler: (request) => messages.get(request.auth, request.params.id),
+  });
+
+  app.get('/messages/:id/deliveries', {
+    config: send,
+    schema: { tags, description: 'One row per recipient, in queue order', params: IdParams, querystring: ListMessageDeliveriesQuery, response: { 200: Paginated(MessageDeliverySchema), ...errors(400, 401, 403, 404) } },
+    handler: (request) => messages.deliveries(request.auth, request.params.id, request.query),
+  });
+
+  app.get('/templates', {
+    config: send,
+    schema: { tags, description: 'By name', querystring: PageQuery, response: { 200: Paginated(TemplateSchema), ...errors(400, 401, 403) } },
+    handler: (request) => templates.list(request.auth, request.query),
+  });
+
+  app.post('/templates', {
+    config: send,
+    schema: { tags, body: CreateTemplateBody, response: { 201: TemplateSchema, ...errors(400, 401, 403, 409) } },
+    handler: async (request, reply) => reply.status(201).send(await templates.create(request.auth, request.body)),
+  });
+
+  app.get('/templates/:id', {
+    config: send,
+    schema: { tags, params: IdParams, response: { 200: TemplateSchema, ...errors(400, 401, 403, 404) } },
+    handler: (request) => templates.get(request.auth, request.params.id),
+  });
+
+  app.put('/templates/:id', {
+    config: send,
+    schema: { tags, params: IdParams, body: UpdateTemplateBody, response: { 200: TemplateSchema, ...errors(400, 401, 403, 404, 409) } },
+    handler: (request) => templates.update(request.auth, request.params.id, request.body),
+  });
+
+  app.delete('/templates/:id', {
+    config: send,
+    schema: { tags, description: 'Messages sent from it keep their text', params: IdParams, response: { 204: NoContent, ...errors(400, 401, 403, 404) } },
+    handler: async (request, reply) => {
+      await templates.remove(request.auth, request.params.id);
+      return reply.status(204).send(null);
+    },
+  });
+};

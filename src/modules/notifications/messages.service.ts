@@ -1,0 +1,69 @@
+import { withTenant, type Db } from '../../db/client.js';
+import { enqueueJob } from '../../jobs/queue.js';
+import { BadRequestError, NotFoundError } from '../../lib/errors.js';
+import { pageResult, toPage } from '../../lib/pagination.js';
+import type { Principal } from '../../plugins/auth.js';
+import { visibleGroup } from '../groups/groups.access.js';
+import { loadGroupScope } from '../groups/groups.visibility.js';
+import { assertMergeFields } from './merge-fields.js';
+import * as repo from './messages.repository.js';
+import { MESSAGE_SEND_JOB } from './messages.jobs.js';
+import type { CreateMessageBody, ListMessageDeliveriesQuery, ListMessagesQuery } from './notifications.schemas.js';
+import { findTemplate } from './templates.repository.js';
+
+/** Email messages to audiences (notifications:send): queued here, sent by the messages.send job. */
+export function createMessagesService({ db }: { db: Db }) {
+  async function existingMessage(tx: Db, auth: Principal, id: number) {
+    const message = await repo.findMessage(tx, auth.tenantId, id);
+    if (!message) throw new NotFoundError('Message', id);
+    return message;
+  }
+
+  return {
+    create: (auth: Principal, body: CreateMessageBody) => {
+      const { contactIds = [], groupIds = [], listId } = body.audience;
+      if (listId !== undefined) {
+        throw new BadRequestError('body/audience/listId is not supported yet: saved lists cannot be resolved by this server; send to contactIds or groupIds');
+      }
+      if (contactIds.length === 0 && groupIds.length === 0) throw new BadRequestError('body/audience must name at least one of contactIds, groupIds');
+      if (body.subject !== undefined) assertMergeFields(body.subject, 'body/subject');
+      if (body.body !== undefined) assertMergeFields(body.body, 'body/body');
+      return withTenant(db, auth, async (tx) => {
+        const template = body.templateId === undefined ? undefined : await findTemplate(tx, auth.tenantId, body.templateId);
+        if (body.templateId !== undefined && !template) throw new NotFoundError('Message template', body.templateId);
+        const subject = body.subject ?? template?.subject;
+        const text = body.body ?? template?.body;
+        if (!subject) throw new BadRequestError('body/subject is required without a templateId');
+        if (!text) throw new BadRequestError('body/body is required without a templateId');
+        const missing = await repo.missingContacts(tx, auth.tenantId, contactIds);
+        if (missing.length) throw new NotFoundError('Contact', missing);
+        const scope = await loadGroupScope(tx, auth);
+        const groupPaths: string[] = [];
+        for (const groupId of [...new Set(groupIds)]) groupPaths.push((await visibleGroup(tx, auth, scope, groupId)).path);
+
+        const audience = { ...(contactIds.length ? { contactIds } : {}), ...(groupIds.length ? { groupIds } : {}) };
+        const id = await repo.insertMessage(tx, auth.tenantId, { subject, body: text, templateId: template?.id ?? null, audience, createdBy: auth.userId });
+        const counts = await repo.insertDeliveries(tx, auth.tenantId, id, { contactIds, groupPaths, scope });
+        await enqueueJob(tx, auth.tenantId, { kind: MESSAGE_SEND_JOB, payload: { messageId: id } });
+        return { id, status: 'Queued' as const, recipientCount: counts.recipientCount, skipped: { noEmail: counts.noEmail, optedOut: counts.optedOut } };
+      });
+    },
+
+    list: (auth: Principal, query: ListMessagesQuery) =>
+      withTenant(db, auth, async (tx) => {
+        const page = toPage(query);
+        const { items, total } = await repo.pageMessages(tx, auth.tenantId, query.status, page);
+        return pageResult(page, items, total);
+      }),
+
+    get: (auth: Principal, id: number) => withTenant(db, auth, (tx) => existingMessage(tx, auth, id)),
+
+    deliveries: (auth: Principal, id: number, query: ListMessageDeliveriesQuery) =>
+      withTenant(db, auth, async (tx) => {
+        await existingMessage(tx, auth, id);
+        const page = toPage(query);
+        const { items, total } = await repo.pageDeliveries(tx, auth.tenantId, id, query.status, page);
+        return pageResult(page, items, total);
+      }),
+  };
+}

@@ -1,0 +1,109 @@
+import { recordChanges } from '../../changes/recorder.js';
+import { CHANGE_TYPE_CATALOG, isChangeType } from '../../changes/types.js';
+import type { Config } from '../../config.js';
+import { withTenant, type Db } from '../../db/client.js';
+import { enqueueJobs } from '../../jobs/queue.js';
+import { BadRequestError, NotFoundError } from '../../lib/errors.js';
+import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
+import type { Principal } from '../../plugins/auth.js';
+import type { CreateWebhookBody, ListWebhookDeliveriesQuery, UpdateWebhookBody } from './notifications.schemas.js';
+import { deliveryJobs } from './webhooks.delivery.js';
+import * as repo from './webhooks.repository.js';
+import { checkWebhookTarget, checkWebhookUrlShape, encryptSecret, newWebhookSecret } from './webhooks.security.js';
+
+/** `["*"]`, or known change types (deduplicated); anything else is 400. */
+function normalizeEvents(events: string[]): string[] {
+  if (events.includes('*')) return ['*'];
+  const unknown = events.find((e) => !isChangeType(e));
+  if (unknown !== undefined) throw new BadRequestError(`body/events has an unknown event type '${unknown}' (see GET /api/notifications/webhooks/events)`);
+  return [...new Set(events)];
+}
+
+/** Webhook subscriptions and their deliveries (webhooks:write). */
+export function createWebhooksService({ db, config }: { db: Db; config: Config }) {
+  const production = config.nodeEnv === 'production';
+
+  async function checkedUrl(raw: string): Promise<string> {
+    const url = checkWebhookUrlShape(raw.trim(), production);
+    await checkWebhookTarget(url, production);
+    return url.toString();
+  }
+
+  async function existing(tx: Db, auth: Principal, id: number) {
+    const webhook = await repo.findWebhook(tx, auth.tenantId, id);
+    if (!webhook) throw new NotFoundError('Webhook', id);
+    return webhook;
+  }
+
+  return {
+    events: () => ({ data: CHANGE_TYPE_CATALOG.map((c) => ({ ...c })), total: CHANGE_TYPE_CATALOG.length, page: 1, limit: CHANGE_TYPE_CATALOG.length }),
+
+    list: (auth: Principal, query: PageRequest) =>
+      withTenant(db, auth, async (tx) => {
+        const page = toPage(query);
+        const { items, total } = await repo.pageWebhooks(tx, auth.tenantId, page);
+        return pageResult(page, items, total);
+      }),
+
+    get: (auth: Principal, id: number) => withTenant(db, auth, (tx) => existing(tx, auth, id)),
+
+    create: async (auth: Principal, body: CreateWebhookBody) => {
+      const events = normalizeEvents(body.events);
+      const url = await checkedUrl(body.url);
+      const secret = newWebhookSecret();
+      const webhook = await withTenant(db, auth, (tx) =>
+        repo.insertWebhook(tx, auth.tenantId, { url, events, description: body.description ?? null, isActive: body.isActive ?? true, secretEncrypted: encryptSecret(secret, config.jwtSecret) }));
+      return { ...webhook, secret };
+    },
+
+    update: async (auth: Principal, id: number, body: UpdateWebhookBody) => {
+      const events = body.events && normalizeEvents(body.events);
+      const url = body.url === undefined ? undefined : await checkedUrl(body.url);
+      return withTenant(db, auth, async (tx) => {
+        await existing(tx, auth, id);
+        return (await repo.updateWebhook(tx, auth.tenantId, id, { url, events, description: body.description, isActive: body.isActive }))!;
+      });
+    },
+
+    remove: (auth: Principal, id: number) =>
+      withTenant(db, auth, async (tx) => {
+        if (!(await repo.deleteWebhook(tx, auth.tenantId, id))) throw new NotFoundError('Webhook', id);
+      }),
+
+    rotateSecret: (auth: Principal, id: number) =>
+      withTenant(db, auth, async (tx) => {
+        await existing(tx, auth, id);
+        const secret = newWebhookSecret();
+        await repo.updateWebhook(tx, auth.tenantId, id, { secretEncrypted: encryptSecret(secret, config.jwtSecret) });
+        return { secret };
+      }),
+
+    /** Records a webhook.test change and delivers it to this webhook only (active or not). */
+    test: (auth: Principal, id: number) =>
+      withTenant(db, auth, async (tx) => {
+        const webhook = await existing(tx, auth, id);
+        const [changeId] = await recordChanges(tx, auth, [{ type: 'webhook.test', entityId: id, data: { webhookId: id, url: webhook.url } }]);
+        const [deliveryId] = await repo.insertDeliveries(tx, auth.tenantId, [{ webhookId: id, changeId, type: 'webhook.test' }]);
+        await enqueueJobs(tx, auth.tenantId, deliveryJobs([deliveryId]));
+        return (await repo.findDelivery(tx, auth.tenantId, deliveryId))!;
+      }),
+
+    deliveries: (auth: Principal, id: number, query: ListWebhookDeliveriesQuery) =>
+      withTenant(db, auth, async (tx) => {
+        await existing(tx, auth, id);
+        const page = toPage(query);
+        const { items, total } = await repo.pageDeliveries(tx, auth.tenantId, id, query.status, page);
+        return pageResult(page, items, total);
+      }),
+
+    /** A new delivery of the same change to the same webhook (the original stays in the log). */
+    redeliver: (auth: Principal, deliveryId: number) =>
+      withTenant(db, auth, async (tx) => {
+        const original = await repo.findDelivery(tx, auth.tenantId, deliveryId);
+        if (!original) throw new NotFoundError('Webhook delivery', deliveryId);
+        const [id] = await repo.insertDeliveries(tx, auth.tenantId, [{ webhookId: original.webhookId, changeId: original.changeId, type: original.type, redeliveryOf: original.id }]);
+        await enqueueJobs(tx, auth.tenantId, deliveryJobs([id]));
+        return (await repo.findDelivery(tx, auth.tenantId, id))!;
+      }),
+  };
+}
