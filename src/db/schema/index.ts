@@ -7,5 +7,4 @@ export * from './changes.js';
 export * from './finance.js';
 export * from './reports.js';
 export * from './notifications.js';
-export * from './tasks.js';
 export * from './attendance.js';
