@@ -93,8 +93,10 @@ describe('submissions and rollup', () => {
     ]);
     const zone = (await api(ctx.app, actors.zoneLeader.token).get(`/api/reports/templates/${tpl.id}/submissions`)).json();
     expect(zone.total).toBe(3);
-    const fl = (await api(ctx.app, actors.fellowshipLeader.token).get(`/api/reports/templates/${tpl.id}/submissions`)).json();
+    const fl = (await api(ctx.app, actors.fellowshipLeader.token).get(`/api/reports/templates/${tpl.id}/submissions?groupId=${tree.fellowshipA2.id}`)).json();
     expect(fl.data.map((s: { group: { id: number } }) => s.group.id)).toEqual([tree.fellowshipA2.id]);
+    const member = (await api(ctx.app, actors.fellowshipLeader.token).get(`/api/reports/templates/${tpl.id}/submissions`)).json();
+    expect(member.total).toBe(3);
     const window = (await api(ctx.app, t.admin.token).get(`/api/reports/templates/${tpl.id}/submissions?from=${weeksAgo(1)}&to=${weeksAgo(1)}`)).json();
     expect(window.data.map((s: { id: number }) => s.id)).toEqual([ids.a1last]);
     const sub = (await api(ctx.app, t.admin.token).get(`/api/reports/templates/${tpl.id}/submissions?groupId=${tree.zoneB.id}&limit=1`)).json();
@@ -124,8 +126,11 @@ describe('submissions and rollup', () => {
       { period: weeksAgo(1), submitted: 1, missing: [A2], sums: { attendance: 10, visitors: 2 } },
       { period: thisWeek(), submitted: 2, missing: [], sums: { attendance: 12, visitors: 1 } },
     ]);
+    // A fellowship leader sees their (private) fellowship and the public ones, not the private branch.
     const fl = (await api(ctx.app, actors.fellowshipLeader.token).get(url)).json();
-    expect(fl.periods.map((p: { submitted: number; sums: { attendance: number } }) => [p.submitted, p.sums.attendance])).toEqual([[0, 0], [0, 0], [1, 5]]);
+    expect(fl.periods.map((p: { submitted: number; sums: { attendance: number } }) => [p.submitted, p.sums.attendance])).toEqual([[0, 0], [1, 10], [2, 12]]);
+    const flOwn = (await api(ctx.app, actors.fellowshipLeader.token).get(`${url}&groupId=${tree.fellowshipA2.id}`)).json();
+    expect(flOwn.periods.map((p: { submitted: number; sums: { attendance: number } }) => [p.submitted, p.sums.attendance])).toEqual([[0, 0], [0, 0], [1, 5]]);
     // A subtree asked for by id; without descendants only that group (not a fellowship: nothing due).
     const b = (await api(ctx.app, t.admin.token).get(`${url}&groupId=${tree.zoneB.id}`)).json();
     expect(b.periods.map((p: { submitted: number; missing: unknown[] }) => [p.submitted, p.missing.length])).toEqual([[1, 0], [0, 1], [0, 1]]);

@@ -1,11 +1,11 @@
-import { inArray, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { groups } from '../../db/schema/index.js';
 import { BadRequestError } from '../../lib/errors.js';
 import type { Principal } from '../../plugins/auth.js';
 import { visibleGroup } from '../groups/groups.access.js';
-import { loadGroupScope, manageableGroupFilter, subtreeFilter, visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
+import { loadGroupScope, subtreeFilter, visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
 
 /**
  * The hierarchy scope of a report, rollup or dashboard (modules-contract §0): the caller's visible
@@ -37,20 +37,14 @@ export async function resolveScope(tx: Db, auth: Principal, groupId: number | un
 }
 
 /**
- * SQL over the alias `g`: the groups the numbers cover. With `groupId`: that visible group (and its
- * visible descendants). Without: everything for hierarchy:all; otherwise the caller's own part of
- * the tree — the subtrees they lead and the groups they belong to — not every Public group they
- * could look at ("a zone leader's summary is their zone's subtree", modules-contract §0).
+ * SQL over the alias `g`: the groups the numbers cover — the groups visible to the caller (the ONE
+ * visibility predicate of the groups module, as the attendance module's summaries use it, so a
+ * report and /api/attendance/summary agree), narrowed to `groupId` and, with includeDescendants, its
+ * subtree.
  */
 export function groupsIn(h: HierarchyScope): SQL {
-  if (!h.root) {
-    if (h.scope.all) return sql`true`;
-    const own: SQL[] = [manageableGroupFilter(h.scope, g)];
-    if (h.scope.memberGroupIds.length > 0) own.push(inArray(g.id, h.scope.memberGroupIds));
-    return sql`(${sql.join(own, sql` or `)})`;
-  }
   const parts: SQL[] = [visibleGroupFilter(h.scope, g)];
-  parts.push(h.includeDescendants ? subtreeFilter(g.path, h.root.path) : sql`${g.id} = ${h.root.id}`);
+  if (h.root) parts.push(h.includeDescendants ? subtreeFilter(g.path, h.root.path) : sql`${g.id} = ${h.root.id}`);
   return sql`(${sql.join(parts, sql` and `)})`;
 }
 
