@@ -1,8 +1,11 @@
 import type { ParishModule } from '../module.js';
+import { automationsSubscriber } from './automations.js';
+import { tasksRoutes } from './tasks.routes.js';
 
-/** Tasks and follow-up: tasks, comments, pipelines, cards, automations (§2) (modules-contract). Built by its issue; registered from src/modules/index.ts. */
+/** Tasks and follow-up: tasks, comments, pipelines, cards, automations (modules-contract §2). */
 export const tasksModule: ParishModule = {
   name: 'tasks',
   prefix: '/api/tasks',
-  routes: async () => {},
+  routes: tasksRoutes,
+  subscribers: [automationsSubscriber],
 };

@@ -1,0 +1,272 @@
+import { and, asc, desc, eq, gte, isNotNull, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import {
+  changes, companies, contactRequests, contacts, groups, persons, pipelineCards, taskComments, tasks, users,
+  type TaskPriority, type TaskStatus,
+} from '../../db/schema/index.js';
+import type { Page } from '../../lib/pagination.js';
+import { containsPattern } from '../../lib/like.js';
+import type { Principal } from '../../plugins/auth.js';
+import { subtreeFilter, visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
+import type { CommentItem, ContactRef, HistoryItem, TaskItem, TaskSort } from './tasks.schemas.js';
+
+export type TaskRow = typeof tasks.$inferSelect;
+export type NewTaskValues = Omit<typeof tasks.$inferInsert, 'tenantId' | 'id'>;
+
+const assignee = alias(users, 'task_assignee');
+const creator = alias(users, 'task_creator');
+
+/** `{firstName, lastName}`: a company's name stands in as firstName. */
+export const contactNameColumns = {
+  firstName: sql<string>`coalesce(${persons.firstName}, ${companies.name}, '')`,
+  lastName: sql<string>`coalesce(${persons.lastName}, '')`,
+};
+
+/** SQL: the task is overdue against `today` (the tenant's date, a parameter: the partial index serves it). */
+export function overdueSql(today: string): SQL {
+  return sql`(${tasks.dueDate} < ${today}::date and ${tasks.status} in ('Open', 'InProgress'))`;
+}
+
+/**
+ * Who sees a task (modules-contract §2): always its creator and assignee; with tasks:read, tasks of
+ * visible groups (without a group: hierarchy:all), a confidential one only with care:read.
+ * Expects `groups` joined on the task's group.
+ */
+export function taskVisibility(auth: Principal, scope: GroupScope): SQL | undefined {
+  const own = or(eq(tasks.assigneeUserId, auth.userId), eq(tasks.createdByUserId, auth.userId))!;
+  if (!auth.permissions.has('tasks:read')) return own;
+  const care = auth.permissions.has('care:read');
+  if (scope.all && care) return undefined;
+  const byGroup = scope.all ? undefined : and(isNotNull(tasks.groupId), visibleGroupFilter(scope, groups));
+  const notConfidential = care ? undefined : not(tasks.confidential);
+  return or(own, and(byGroup, notConfidential) ?? sql`true`);
+}
+
+function selectTasks(tx: Db, tenantId: number, today: string) {
+  return tx
+    .select({
+      task: tasks,
+      overdue: sql<boolean>`${overdueSql(today)}`,
+      assigneeName: assignee.username,
+      creatorName: creator.username,
+      ...contactNameColumns,
+      groupName: groups.name,
+      requestType: contactRequests.type,
+      cardPipelineId: pipelineCards.pipelineId,
+      cardStepId: pipelineCards.stepId,
+      total: sql<number>`count(*) over()`.mapWith(Number),
+    })
+    .from(tasks)
+    .leftJoin(assignee, and(eq(assignee.tenantId, tenantId), eq(assignee.id, tasks.assigneeUserId)))
+    .leftJoin(creator, and(eq(creator.tenantId, tenantId), eq(creator.id, tasks.createdByUserId)))
+    .leftJoin(persons, and(eq(persons.tenantId, tenantId), eq(persons.contactId, tasks.contactId)))
+    .leftJoin(companies, and(eq(companies.tenantId, tenantId), eq(companies.contactId, tasks.contactId)))
+    .leftJoin(groups, and(eq(groups.tenantId, tenantId), eq(groups.id, tasks.groupId)))
+    .leftJoin(contactRequests, and(eq(contactRequests.tenantId, tenantId), eq(contactRequests.id, tasks.requestId)))
+    .leftJoin(pipelineCards, and(eq(pipelineCards.tenantId, tenantId), eq(pipelineCards.id, tasks.cardId)));
+}
+
+type SelectRow = Awaited<ReturnType<typeof selectTasks>>[number];
+
+function toTaskItem(r: SelectRow): TaskItem {
+  const t = r.task;
+  return {
+    id: t.id,
+    title: t.title,
+    description: t.description,
+    status: t.status,
+    priority: t.priority,
+    dueDate: t.dueDate,
+    overdue: Boolean(r.overdue),
+    confidential: t.confidential,
+    assignee: t.assigneeUserId !== null && r.assigneeName !== null ? { id: t.assigneeUserId, username: r.assigneeName } : null,
+    createdBy: t.createdByUserId !== null && r.creatorName !== null ? { id: t.createdByUserId, username: r.creatorName } : null,
+    contact: t.contactId !== null ? { id: t.contactId, firstName: r.firstName, lastName: r.lastName } : null,
+    group: t.groupId !== null && r.groupName !== null ? { id: t.groupId, name: r.groupName } : null,
+    request: t.requestId !== null && r.requestType !== null ? { id: t.requestId, type: r.requestType } : null,
+    card: t.cardId !== null && r.cardPipelineId !== null && r.cardStepId !== null ? { id: t.cardId, pipelineId: r.cardPipelineId, stepId: r.cardStepId } : null,
+    createdAt: t.createdAt.toISOString(),
+    completedAt: t.completedAt ? t.completedAt.toISOString() : null,
+  };
+}
+
+/** A task the caller may see, with its output shape; undefined when missing or invisible. */
+export async function findVisibleTask(tx: Db, auth: Principal, scope: GroupScope, id: number, today: string): Promise<{ row: TaskRow; item: TaskItem } | undefined> {
+  const [r] = await selectTasks(tx, auth.tenantId, today).where(and(eq(tasks.tenantId, auth.tenantId), eq(tasks.id, id), taskVisibility(auth, scope)));
+  return r ? { row: r.task, item: toTaskItem(r) } : undefined;
+}
+
+/** Tasks among `ids` the caller may see (bulk actions), by id. */
+export async function findVisibleTasks(tx: Db, auth: Principal, scope: GroupScope, ids: readonly number[]): Promise<Map<number, TaskRow>> {
+  const rows = await tx
+    .select({ task: tasks })
+    .from(tasks)
+    .leftJoin(groups, and(eq(groups.tenantId, auth.tenantId), eq(groups.id, tasks.groupId)))
+    .where(and(eq(tasks.tenantId, auth.tenantId), sql`${tasks.id} = any(${idArray(ids)})`, taskVisibility(auth, scope)));
+  return new Map(rows.map((r) => [r.task.id, r.task]));
+}
+
+export async function getTaskItem(tx: Db, tenantId: number, id: number, today: string): Promise<TaskItem> {
+  const [r] = await selectTasks(tx, tenantId, today).where(and(eq(tasks.tenantId, tenantId), eq(tasks.id, id)));
+  return toTaskItem(r);
+}
+
+export interface TaskFilter {
+  assignee?: 'me' | 'unassigned' | number;
+  status?: TaskStatus;
+  priority?: TaskPriority;
+  overdue?: boolean;
+  dueFrom?: string;
+  dueTo?: string;
+  contactId?: number;
+  groupId?: number;
+  subtreePath?: string;
+  pipelineId?: number;
+  q?: string;
+  sort?: TaskSort;
+}
+
+const PRIORITY_RANK = sql`(case ${tasks.priority} when 'Urgent' then 4 when 'High' then 3 when 'Normal' then 2 else 1 end)`;
+
+function orderOf(sort: TaskSort = 'dueDate'): SQL[] {
+  switch (sort) {
+    case 'dueDate': return [sql`${tasks.dueDate} asc nulls last`, asc(tasks.id)];
+    case '-dueDate': return [sql`${tasks.dueDate} desc nulls last`, desc(tasks.id)];
+    case 'createdAt': return [asc(tasks.createdAt), asc(tasks.id)];
+    case '-createdAt': return [desc(tasks.createdAt), desc(tasks.id)];
+    case 'priority': return [sql`${PRIORITY_RANK} desc`, sql`${tasks.dueDate} asc nulls last`, asc(tasks.id)];
+    case '-priority': return [sql`${PRIORITY_RANK} asc`, sql`${tasks.dueDate} asc nulls last`, asc(tasks.id)];
+  }
+}
+
+export async function listTasks(tx: Db, auth: Principal, scope: GroupScope, f: TaskFilter, page: Page, today: string) {
+  const tenantId = auth.tenantId;
+  const where = and(
+    eq(tasks.tenantId, tenantId),
+    taskVisibility(auth, scope),
+    f.assignee === 'me' ? eq(tasks.assigneeUserId, auth.userId) : f.assignee === 'unassigned' ? isNull(tasks.assigneeUserId) : f.assignee !== undefined ? eq(tasks.assigneeUserId, f.assignee) : undefined,
+    f.status ? eq(tasks.status, f.status) : undefined,
+    f.priority ? eq(tasks.priority, f.priority) : undefined,
+    f.overdue === true ? overdueSql(today) : f.overdue === false ? not(sql`coalesce(${overdueSql(today)}, false)`) : undefined,
+    f.dueFrom ? gte(tasks.dueDate, f.dueFrom) : undefined,
+    f.dueTo ? lte(tasks.dueDate, f.dueTo) : undefined,
+    f.contactId !== undefined ? eq(tasks.contactId, f.contactId) : undefined,
+    f.subtreePath !== undefined ? subtreeFilter(groups.path, f.subtreePath) : f.groupId !== undefined ? eq(tasks.groupId, f.groupId) : undefined,
+    f.pipelineId !== undefined ? eq(pipelineCards.pipelineId, f.pipelineId) : undefined,
+    f.q ? sql`lower(${tasks.title}) like lower(${containsPattern(f.q)})` : undefined,
+  );
+  const rows = await selectTasks(tx, tenantId, today).where(where).orderBy(...orderOf(f.sort)).limit(page.limit).offset(page.offset);
+  if (rows.length > 0 || page.offset === 0) return { items: rows.map(toTaskItem), total: rows[0]?.total ?? 0 };
+  const [{ total }] = await tx
+    .select({ total: sql<number>`count(*)`.mapWith(Number) })
+    .from(tasks)
+    .leftJoin(groups, and(eq(groups.tenantId, tenantId), eq(groups.id, tasks.groupId)))
+    .leftJoin(pipelineCards, and(eq(pipelineCards.tenantId, tenantId), eq(pipelineCards.id, tasks.cardId)))
+    .where(where);
+  return { items: [], total };
+}
+
+export async function insertTasks(tx: Db, tenantId: number, values: NewTaskValues[]): Promise<TaskRow[]> {
+  if (values.length === 0) return [];
+  return tx.insert(tasks).values(values.map((v) => ({ ...v, tenantId }))).returning();
+}
+
+export async function updateTask(tx: Db, tenantId: number, id: number, values: Partial<NewTaskValues>): Promise<TaskRow> {
+  const [row] = await tx.update(tasks).set({ ...values, updatedAt: sql`now()` }).where(and(eq(tasks.tenantId, tenantId), eq(tasks.id, id))).returning();
+  return row;
+}
+
+/** One statement for many tasks (bulk actions, a card leaving its step). */
+export async function updateTasks(tx: Db, tenantId: number, ids: readonly number[], values: Partial<NewTaskValues>): Promise<TaskRow[]> {
+  if (ids.length === 0) return [];
+  return tx.update(tasks).set({ ...values, updatedAt: sql`now()` }).where(and(eq(tasks.tenantId, tenantId), sql`${tasks.id} = any(${idArray(ids)})`)).returning();
+}
+
+export async function deleteTask(tx: Db, tenantId: number, id: number): Promise<void> {
+  await tx.delete(tasks).where(and(eq(tasks.tenantId, tenantId), eq(tasks.id, id)));
+}
+
+/** The open (Open / InProgress) tasks of cards. */
+export async function openTasksOfCards(tx: Db, tenantId: number, cardIds: readonly number[]): Promise<TaskRow[]> {
+  if (cardIds.length === 0) return [];
+  return tx.select().from(tasks).where(and(eq(tasks.tenantId, tenantId), sql`${tasks.cardId} = any(${idArray(cardIds)})`, sql`${tasks.status} in ('Open', 'InProgress')`));
+}
+
+export async function insertComment(tx: Db, tenantId: number, taskId: number, authorUserId: number, body: string): Promise<CommentItem> {
+  const [row] = await tx.insert(taskComments).values({ tenantId, taskId, authorUserId, body }).returning();
+  const [author] = await tx.select({ username: users.username }).from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, authorUserId)));
+  return { id: row.id, body: row.body, author: author ? { id: authorUserId, username: author.username } : null, createdAt: row.createdAt.toISOString() };
+}
+
+export async function listComments(tx: Db, tenantId: number, taskId: number): Promise<CommentItem[]> {
+  const rows = await tx
+    .select({ c: taskComments, username: users.username })
+    .from(taskComments)
+    .leftJoin(users, and(eq(users.tenantId, tenantId), eq(users.id, taskComments.authorUserId)))
+    .where(and(eq(taskComments.tenantId, tenantId), eq(taskComments.taskId, taskId)))
+    .orderBy(asc(taskComments.createdAt), asc(taskComments.id));
+  return rows.map(({ c, username }) => ({
+    id: c.id, body: c.body, author: c.authorUserId !== null && username !== null ? { id: c.authorUserId, username } : null, createdAt: c.createdAt.toISOString(),
+  }));
+}
+
+/** The task's history from the change feed (the foundation's `changes` table): one entry per changed field. */
+export async function taskHistory(tx: Db, tenantId: number, taskId: number): Promise<HistoryItem[]> {
+  const rows = await tx
+    .select({ type: changes.type, at: changes.occurredAt, actorId: changes.actorUserId, username: users.username, diff: changes.changes })
+    .from(changes)
+    .leftJoin(users, and(eq(users.tenantId, tenantId), eq(users.id, changes.actorUserId)))
+    .where(and(eq(changes.tenantId, tenantId), eq(changes.entityType, 'task'), eq(changes.entityId, taskId)))
+    .orderBy(asc(changes.id));
+  const out: HistoryItem[] = [];
+  for (const r of rows) {
+    const base = { at: r.at.toISOString(), type: r.type, actor: r.actorId !== null && r.username !== null ? { id: r.actorId, username: r.username } : null };
+    if (r.type === 'task.created') out.push({ ...base, field: null, from: null, to: null });
+    for (const [field, d] of Object.entries(r.diff ?? {})) out.push({ ...base, field, from: d.from, to: d.to });
+  }
+  return out;
+}
+
+/* References checked before writing (404 naming them). */
+
+export async function findUserRef(tx: Db, tenantId: number, id: number): Promise<{ id: number; username: string } | undefined> {
+  const [row] = await tx.select({ id: users.id, username: users.username }).from(users).where(and(eq(users.tenantId, tenantId), eq(users.id, id), eq(users.status, 'Active')));
+  return row;
+}
+
+export async function findContactRef(tx: Db, tenantId: number, id: number): Promise<ContactRef | undefined> {
+  const [row] = await tx
+    .select({ id: contacts.id, ...contactNameColumns })
+    .from(contacts)
+    .leftJoin(persons, and(eq(persons.tenantId, tenantId), eq(persons.contactId, contacts.id)))
+    .leftJoin(companies, and(eq(companies.tenantId, tenantId), eq(companies.contactId, contacts.id)))
+    .where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, id)));
+  return row;
+}
+
+export async function findRequestRef(tx: Db, tenantId: number, id: number): Promise<{ id: number; type: string; contactId: number } | undefined> {
+  const [row] = await tx
+    .select({ id: contactRequests.id, type: contactRequests.type, contactId: contactRequests.contactId })
+    .from(contactRequests)
+    .where(and(eq(contactRequests.tenantId, tenantId), eq(contactRequests.id, id)));
+  return row;
+}
+
+export interface GroupRef {
+  id: number;
+  name: string;
+  path: string;
+  privacy: string;
+}
+
+export async function findGroupRef(tx: Db, tenantId: number, id: number): Promise<GroupRef | undefined> {
+  const [row] = await tx.select({ id: groups.id, name: groups.name, path: groups.path, privacy: groups.privacy }).from(groups).where(and(eq(groups.tenantId, tenantId), eq(groups.id, id)));
+  return row;
+}
+
+/** A list of ids as ONE bigint[] parameter. */
+export function idArray(ids: readonly number[]): SQL {
+  if (!ids.every((id) => Number.isSafeInteger(id))) throw new TypeError('ids must be integers');
+  return sql`${`{${ids.join(',')}}`}::bigint[]`;
+}
