@@ -8,3 +8,4 @@ export * from './finance.js';
 export * from './reports.js';
 export * from './notifications.js';
 export * from './attendance.js';
+export * from './tasks.js';

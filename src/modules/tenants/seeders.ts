@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.js';
+import { seedTasksDemo, seedTasksTenant } from '../tasks/tasks.seed.js';
 
 /**
  * What the modules add to a tenant. `tenant` runs inside createTenant's transaction (bound to the new
@@ -21,9 +22,11 @@ export type TenantSeeder = (tx: Db, tenantId: number) => Promise<void>;
 export type DemoSeeder = (db: Db, demo: DemoContext) => Promise<void>;
 
 export const TENANT_SEEDERS: TenantSeeder[] = [
+  seedTasksTenant,
   // one line per module
 ];
 
 export const DEMO_SEEDERS: DemoSeeder[] = [
+  seedTasksDemo,
   // one line per module
 ];
