@@ -1,0 +1,102 @@
+import { recordChanges, type NewChange } from '../../changes/recorder.js';
+import { withTenant, type Db } from '../../db/client.js';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import { pageResult, toPage } from '../../lib/pagination.js';
+import type { Principal } from '../../plugins/auth.js';
+// The one exception to "another module's service only": the denormalised list/search columns must be
+// computed exactly as every contacts write computes them (see the report; it belongs in the service).
+import { refreshSearchColumns } from '../contacts/contacts.repository.js';
+import { loadContact } from '../contacts/contacts.service.js';
+import { ADMIN_PERMISSION, guardLastAdmin } from '../users/users.guard.js';
+import { contactLinksCache } from './contact-links.js';
+import { contactListItems, duplicatePairs } from './duplicates.repository.js';
+import { disableErasedUser, eraseContactData, linkedUsers, lockContacts, scrubAudit } from './erase.repository.js';
+import { loadSections, NAMED_SECTIONS } from './export.repository.js';
+import { mergeInto } from './merge.repository.js';
+import type { DuplicatesQuery, EraseBody, MergeBody } from './privacy.schemas.js';
+
+/** The named sections are always present (loadSections fills them, empty when their table does not exist). */
+type ExportSections = Record<(typeof NAMED_SECTIONS)[number] | 'timeline', unknown[]> & Record<string, unknown[]>;
+
+export function createPrivacyService(db: Db) {
+  const contactLinks = contactLinksCache();
+
+  async function exportContact(auth: Principal, id: number) {
+    return withTenant(db, auth, async (tx) => {
+      const contact = await loadContact(tx, auth, id);
+      const sections = await loadSections(tx, auth.tenantId, id, await contactLinks(tx));
+      return { exportedAt: new Date().toISOString(), contact, ...(sections as ExportSections) };
+    });
+  }
+
+  async function eraseContact(auth: Principal, id: number, body: EraseBody) {
+    if (body.confirm !== true) throw new BadRequestError('body/confirm must be true to erase a contact');
+    const { tenantId } = auth;
+    await withTenant(db, auth, async (tx) => {
+      if ((await lockContacts(tx, tenantId, [id])).length === 0) throw new NotFoundError('Contact', id);
+      const [user] = await linkedUsers(tx, tenantId, [id]);
+      if (user?.id === auth.userId) throw new ForbiddenError('You cannot erase your own contact');
+      const links = await contactLinks(tx);
+      // First the trail as it stands, then the writes below record changes with nothing personal in them.
+      await scrubAudit(tx, tenantId, id, user?.id);
+      await eraseContactData(tx, tenantId, id, links);
+      await refreshSearchColumns(tx, tenantId, [id]);
+      const changes: NewChange[] = [];
+      if (user) {
+        const message = `Contact ${id} is linked to user ${user.id}, the last active user holding ${ADMIN_PERMISSION}; give it to another active user first`;
+        await guardLastAdmin(tx, tenantId, message, () => disableErasedUser(tx, tenantId, user.id));
+        if (user.status !== 'Disabled') changes.push({ type: 'user.disabled', entityId: user.id, data: { contactId: id, userId: user.id } });
+      }
+      changes.push({ type: 'contact.erased', entityId: id, data: { contactId: id, ...(user ? { userId: user.id } : {}) } });
+      await recordChanges(tx, auth, changes);
+    });
+    return { erased: true };
+  }
+
+  async function listDuplicates(auth: Principal, query: DuplicatesQuery) {
+    const page = toPage(query);
+    return withTenant(db, auth, async (tx) => {
+      const { rows, total } = await duplicatePairs(tx, auth.tenantId, page.limit, page.offset);
+      const items = await contactListItems(tx, auth.tenantId, [...new Set(rows.flatMap((r) => [r.a, r.b]))]);
+      const data = rows.map((r) => ({
+        contacts: [items.get(r.a)!, items.get(r.b)!],
+        reason: r.reason,
+        reasons: r.reasons,
+        score: r.points / 100,
+      }));
+      return pageResult(page, data, total);
+    });
+  }
+
+  async function mergeContacts(auth: Principal, id: number, body: MergeBody) {
+    const sourceIds = [...new Set(body.sourceIds)].sort((a, b) => a - b);
+    if (sourceIds.includes(id)) throw new BadRequestError(`body/sourceIds must not include the surviving contact ${id}`);
+    const { tenantId } = auth;
+    return withTenant(db, auth, async (tx) => {
+      const found = new Set((await lockContacts(tx, tenantId, [id, ...sourceIds])).map((c) => c.id));
+      const missing = [id, ...sourceIds].filter((c) => !found.has(c));
+      if (missing.length) throw new NotFoundError('Contact', missing);
+      const users = await linkedUsers(tx, tenantId, [id, ...sourceIds]);
+      const survivorUser = users.find((u) => u.contactId === id);
+      const sourceUsers = users.filter((u) => u.contactId !== id);
+      if (sourceUsers.length > 1 || (sourceUsers.length === 1 && survivorUser)) {
+        const [first] = sourceUsers;
+        const holder = survivorUser ? `contact ${id} is linked to user ${survivorUser.id}` : `contact ${sourceUsers[1].contactId} is linked to user ${sourceUsers[1].id}`;
+        throw new ConflictError(`Contact ${first.contactId} is linked to user ${first.id} and ${holder}; a contact can have one user only`);
+      }
+      await mergeInto(tx, tenantId, id, sourceIds, await contactLinks(tx));
+      await refreshSearchColumns(tx, tenantId, [id]);
+      const moved = sourceUsers[0];
+      await recordChanges(tx, auth, [
+        ...sourceIds.map((s): NewChange => ({ type: 'contact.deleted', entityId: s, data: { contactId: s, mergedInto: id } })),
+        ...(moved ? [{ type: 'user.updated', entityId: moved.id, changes: { contactId: { from: moved.contactId, to: id } }, data: { contactId: id, userId: moved.id } } as NewChange] : []),
+        { type: 'contact.merged', entityId: id, data: { contactId: id, sourceIds } },
+      ]);
+      return loadContact(tx, auth, id);
+    });
+  }
+
+  return { exportContact, eraseContact, listDuplicates, mergeContacts };
+}
+
+export type PrivacyService = ReturnType<typeof createPrivacyService>;
