@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { AuthRateLimit } from '../../config.js';
+import { recordChanges } from '../../changes/recorder.js';
 import { beginTenantAhead, transaction, withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js';
 import type { Mailer } from '../../lib/mailer.js';
@@ -12,6 +13,7 @@ import { ACCESS_TOKEN_TTL_SECONDS } from '../../plugins/auth.js';
 import { insertPersonContact } from '../contacts/contacts.repository.js';
 import { findTenantBySlug } from '../tenants/tenants.repository.js';
 import * as usersRepo from '../users/users.repository.js';
+import { credentialChange, userCreatedChanges } from '../users/users.service.js';
 import * as repo from './auth.repository.js';
 import type { ForgotPasswordBody, LoginBody, RegisterBody } from './auth.schemas.js';
 
@@ -140,6 +142,9 @@ export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccess
       if (!consumed) throw new BadRequestError('Invalid or expired reset token');
       await usersRepo.setPasswordHash(tx, consumed.tenantId, consumed.userId, passwordHash);
       await repo.revokeUserTokens(tx, consumed.tenantId, consumed.userId);
+      const user = await usersRepo.findUser(tx, consumed.tenantId, consumed.userId);
+      // The actor is the account itself: whoever held the reset link.
+      if (user) await recordChanges(tx, { tenantId: consumed.tenantId, userId: consumed.userId }, [credentialChange(user)]);
     });
     return { message: 'Your password has been changed; sign in with the new password' };
   }
@@ -154,7 +159,10 @@ export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccess
     const user = await withTenant(db, tenant.id, async (tx) => {
       const contactId = await insertPersonContact(tx, tenant.id, { firstName: input.firstName, lastName: input.lastName, email: input.email });
       const roleIds = await usersRepo.findRoleIdsByName(tx, tenant.id, ['Member']);
-      return usersRepo.insertUser(tx, tenant.id, { username: input.username, email: input.email, passwordHash, contactId, roleIds });
+      const created = await usersRepo.insertUser(tx, tenant.id, { username: input.username, email: input.email, passwordHash, contactId, roleIds });
+      // Self-registration: the new account is its own actor.
+      await recordChanges(tx, { tenantId: tenant.id, userId: created.id }, userCreatedChanges(created, roleIds, true, { registered: true }));
+      return created;
     });
     return { id: user.id, username: user.username, email: user.email, contactId: user.contactId, roles: ['Member'] };
   }

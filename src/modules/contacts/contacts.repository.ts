@@ -21,6 +21,7 @@ export interface ContactArrays {
 export interface NewContact extends ContactArrays {
   category: ContactCategory;
   status?: ContactStatus;
+  emailOptOut?: boolean;
   person?: PersonInput;
   company?: CompanyInput;
 }
@@ -40,7 +41,7 @@ export function withPrimary<T extends { isPrimary?: boolean }>(items: T[]): (T &
 export async function insertContact(tx: Db, tenantId: number, input: NewContact): Promise<number> {
   const [row] = await tx
     .insert(contacts)
-    .values({ tenantId, category: input.category, status: input.status ?? 'Active' })
+    .values({ tenantId, category: input.category, status: input.status ?? 'Active', emailOptOut: input.emailOptOut ?? false })
     .returning({ id: contacts.id });
   if (input.person) await tx.insert(persons).values({ tenantId, contactId: row.id, ...input.person });
   if (input.company) await tx.insert(companies).values({ tenantId, contactId: row.id, ...input.company });
@@ -77,7 +78,7 @@ export async function existingContactIds(tx: Db, tenantId: number, ids: number[]
   return new Set(rows.map((r) => r.id));
 }
 
-export async function updateContactScalars(tx: Db, tenantId: number, id: number, values: { status?: ContactStatus }) {
+export async function updateContactScalars(tx: Db, tenantId: number, id: number, values: { status?: ContactStatus; emailOptOut?: boolean }) {
   await tx.update(contacts).set({ ...values, updatedAt: new Date() }).where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, id)));
 }
 

@@ -52,9 +52,12 @@ const arrays = {
   identifications: Type.Optional(Type.Array(IdentificationInput, { maxItems: MAX_ITEMS })),
 };
 
+const EmailOptOut = Type.Boolean({ description: 'Never sent messages (modules-contract §6); default false' });
+
 export const CreateContactBody = Body({
   category: Category,
   status: Type.Optional(Status),
+  emailOptOut: Type.Optional(EmailOptOut),
   person: Type.Optional(PersonInput),
   company: Type.Optional(CompanyInput),
   ...arrays,
@@ -65,6 +68,7 @@ export type CreateContactBody = Static<typeof CreateContactBody>;
 export const UpdateContactBody = Body({
   category: Type.Optional(StringEnum(CONTACT_CATEGORIES, { description: 'Cannot change; accepted so a read contact can be sent back' })),
   status: Type.Optional(Status),
+  emailOptOut: Type.Optional(EmailOptOut),
   person: Type.Optional(PersonPatch),
   company: Type.Optional(CompanyPatch),
   ...arrays,
@@ -123,6 +127,7 @@ export const ContactListItem = Type.Object({
   id: Id,
   category: Category,
   status: Status,
+  emailOptOut: Type.Boolean(),
   person: Type.Optional(Type.Object({ firstName: S, lastName: S, gender: NS })),
   company: Type.Optional(Type.Object({ name: S })),
   emails: Type.Array(EmailOut),
@@ -133,6 +138,7 @@ export const ContactSchema = Type.Object({
   id: Id,
   category: Category,
   status: Status,
+  emailOptOut: Type.Boolean(),
   person: Type.Optional(PersonOut),
   company: Type.Optional(CompanyOut),
   emails: Type.Array(EmailOut),

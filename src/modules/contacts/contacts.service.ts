@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { fieldChanges, recordChanges, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import type { ContactCategory, ContactStatus } from '../../db/schema/enums.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -34,6 +35,7 @@ export async function listContacts(db: Db, auth: Principal, query: ContactListQu
       id: r.id,
       category: r.category,
       status: r.status,
+      emailOptOut: r.emailOptOut,
       ...(r.category === 'Person' ? { person: { firstName: r.firstName ?? '', lastName: r.lastName ?? '', gender: r.gender } } : {}),
       ...(r.category === 'Company' ? { company: { name: r.companyName ?? '' } } : {}),
       emails: r.emails,
@@ -63,6 +65,7 @@ export async function loadContact(tx: Db, auth: Principal, id: number): Promise<
     id: contact.id,
     category: contact.category,
     status: contact.status,
+    emailOptOut: contact.emailOptOut,
     ...(person ? { person } : {}),
     ...(company ? { company } : {}),
     emails: row.emails as ContactDoc['emails'],
@@ -105,12 +108,39 @@ function normalize<T extends CreateContactBody | UpdateContactBody>(input: T): T
   };
 }
 
+/**
+ * The recorded view of a contact: scalars, person/company fields as `person.firstName`, …, and
+ * each array as a whole (ids left out), so an update's changes name exactly what differs.
+ */
+function snapshot(doc: ContactDoc): Record<string, unknown> {
+  const flat: Record<string, unknown> = { status: doc.status, emailOptOut: doc.emailOptOut };
+  for (const [part, fields] of [['person', doc.person], ['company', doc.company]] as const) {
+    for (const [k, v] of Object.entries(fields ?? {})) flat[`${part}.${k}`] = v;
+  }
+  flat.emails = doc.emails;
+  flat.phones = doc.phones;
+  flat.addresses = doc.addresses;
+  flat.occasions = doc.occasions.map(({ id: _, ...o }) => o);
+  flat.identifications = doc.identifications.map(({ id: _, ...i }) => i);
+  return flat;
+}
+
+/** Which snapshot keys an update body can touch: what it sends. */
+function sentKeys(body: UpdateContactBody): string[] {
+  const keys: string[] = [];
+  for (const key of ['status', 'emailOptOut', 'emails', 'phones', 'addresses', 'occasions', 'identifications'] as const) if (body[key] !== undefined) keys.push(key);
+  for (const part of ['person', 'company'] as const) for (const k of Object.keys(body[part] ?? {})) keys.push(`${part}.${k}`);
+  return keys;
+}
+
 export async function createContact(db: Db, auth: Principal, input: CreateContactBody) {
   const body = normalize(input);
   checkShape(body.category, body, true);
   return withTenant(db, auth, async (tx) => {
     const id = await repo.insertContact(tx, auth.tenantId, body);
-    return loadContact(tx, auth, id);
+    const doc = await loadContact(tx, auth, id);
+    await recordChanges(tx, auth, [{ type: 'contact.created', entityId: id, data: { contactId: id, category: doc.category, status: doc.status } }]);
+    return doc;
   });
 }
 
@@ -123,20 +153,31 @@ export async function updateContact(db: Db, auth: Principal, id: number, input: 
       throw new BadRequestError(`body/category cannot be changed (contact ${id} is a ${current.category})`);
     }
     checkShape(current.category, body, false);
-    await repo.updateContactScalars(tx, auth.tenantId, id, { status: body.status as ContactStatus | undefined });
+    const before = snapshot(await loadContact(tx, auth, id));
+    await repo.updateContactScalars(tx, auth.tenantId, id, { status: body.status as ContactStatus | undefined, emailOptOut: body.emailOptOut });
     if (body.person) await repo.updatePerson(tx, auth.tenantId, id, body.person);
     if (body.company) await repo.updateCompany(tx, auth.tenantId, id, body.company);
     await repo.replaceArrays(tx, auth.tenantId, id, body);
     await repo.refreshSearchColumns(tx, auth.tenantId, [id]);
-    return loadContact(tx, auth, id);
+    const doc = await loadContact(tx, auth, id);
+    const after = snapshot(doc);
+    const diff = fieldChanges(before, Object.fromEntries(sentKeys(body).map((k) => [k, after[k]])));
+    if (diff) {
+      const changes: NewChange[] = [{ type: 'contact.updated', entityId: id, changes: diff, data: { contactId: id, category: doc.category, status: doc.status } }];
+      if (diff.status) changes.push({ type: 'contact.status_changed', entityId: id, data: { contactId: id, from: diff.status.from, to: diff.status.to } });
+      await recordChanges(tx, auth, changes);
+    }
+    return doc;
   });
 }
 
 export async function deleteContact(db: Db, auth: Principal, id: number): Promise<void> {
   await withTenant(db, auth, async (tx) => {
-    if (!(await repo.findContactRow(tx, auth.tenantId, id))) throw new NotFoundError('Contact', id);
+    const row = await repo.findContactRow(tx, auth.tenantId, id);
+    if (!row) throw new NotFoundError('Contact', id);
     const userId = await repo.findLinkedUserId(tx, auth.tenantId, id);
     if (userId !== undefined) throw new ConflictError(`Contact ${id} is linked to user ${userId}`);
     await repo.deleteContact(tx, auth.tenantId, id);
+    await recordChanges(tx, auth, [{ type: 'contact.deleted', entityId: id, data: { contactId: id, category: row.category, status: row.status } }]);
   });
 }

@@ -45,6 +45,16 @@ export async function allocateContactIds(tx: Db, n: number): Promise<number[]> {
   return result.rows.map((r) => Number(r.id));
 }
 
+/** Names and gender of existing people, before the import overwrites them (for the changes' from/to). */
+export async function loadPeopleNames(tx: Db, tenantId: number, ids: number[]): Promise<Map<number, { firstName: string; lastName: string; gender: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: persons.contactId, firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender })
+    .from(persons)
+    .where(and(eq(persons.tenantId, tenantId), inArray(persons.contactId, ids)));
+  return new Map(rows.map(({ id, ...rest }) => [id, rest]));
+}
+
 export interface ImportPerson {
   id: number;
   firstName: string;

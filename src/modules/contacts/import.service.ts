@@ -1,3 +1,4 @@
+import { fieldChanges, recordChanges, type Actor, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { parseCsvRecords } from '../../lib/csv.js';
 import { BadRequestError } from '../../lib/errors.js';
@@ -60,7 +61,7 @@ export async function importContacts(db: Db, auth: Principal, body: unknown): Pr
   });
   summary.failed = summary.errors.length;
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
-    const { created, updated } = await withTenant(db, auth, (tx) => importBatch(tx, auth.tenantId, valid.slice(start, start + IMPORT_BATCH_SIZE)));
+    const { created, updated } = await withTenant(db, auth, (tx) => importBatch(tx, auth, valid.slice(start, start + IMPORT_BATCH_SIZE)));
     summary.created += created;
     summary.updated += updated;
   }
@@ -72,7 +73,8 @@ interface Target {
   person: Omit<repo.ImportPerson, 'id'>;
 }
 
-async function importBatch(tx: Db, tenantId: number, rows: NumberedRow[]) {
+async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[]) {
+  const { tenantId } = actor;
   const emailKey = (r: NumberedRow) => r.email?.toLowerCase();
   const digitsKey = (r: NumberedRow) => (r.phone ? phoneDigits(r.phone) : undefined);
   const emailMatch = await repo.matchEmails(tx, tenantId, unique(rows.map(emailKey)));
@@ -108,9 +110,20 @@ async function importBatch(tx: Db, tenantId: number, rows: NumberedRow[]) {
   }
   const fresh = targets.filter((t) => !t.existingId);
   const ids = await repo.allocateContactIds(tx, fresh.length);
+  const existing = targets.filter((t) => t.existingId);
+  const before = await repo.loadPeopleNames(tx, tenantId, existing.map((t) => t.existingId!));
   await repo.insertPeople(tx, tenantId, fresh.map((t, i) => ({ ...t.person, id: ids[i] })));
-  await repo.updatePeople(tx, tenantId, targets.filter((t) => t.existingId).map((t) => ({ ...t.person, id: t.existingId! })));
+  await repo.updatePeople(tx, tenantId, existing.map((t) => ({ ...t.person, id: t.existingId! })));
   await refreshSearchColumns(tx, tenantId, [...ids, ...byExisting.keys()]);
+  // One change per created or updated contact, all in ONE statement.
+  const changes: NewChange[] = ids.map((id) => ({ type: 'contact.created', entityId: id, data: { contactId: id, category: 'Person', status: 'Active', imported: true } }));
+  for (const t of existing) {
+    const id = t.existingId!;
+    const { firstName, lastName, gender } = t.person;
+    const diff = fieldChanges(before.get(id) ?? {}, { firstName, lastName, gender });
+    changes.push({ type: 'contact.updated', entityId: id, changes: diff, data: { contactId: id, category: 'Person', imported: true } });
+  }
+  await recordChanges(tx, actor, changes);
   return { created, updated: rows.length - created };
 }
 

@@ -96,15 +96,29 @@ export async function insertRelationshipPair(
   b: number,
   type: RelationshipType,
   inverse: RelationshipType,
-): Promise<number> {
+): Promise<PairRow[]> {
   const rows = await tx
     .insert(contactRelationships)
     .values([
       { tenantId, contactId: a, relatedContactId: b, type },
       { tenantId, contactId: b, relatedContactId: a, type: inverse },
     ])
-    .returning({ id: contactRelationships.id, contactId: contactRelationships.contactId });
-  return rows.find((r) => r.contactId === a)!.id;
+    .returning(pairColumns);
+  // The row asked for first, then its inverse.
+  return rows.sort((x, y) => (x.contactId === a ? -1 : y.contactId === a ? 1 : 0));
+}
+
+const pairColumns = {
+  id: contactRelationships.id,
+  contactId: contactRelationships.contactId,
+  relatedContactId: contactRelationships.relatedContactId,
+  type: contactRelationships.type,
+};
+export interface PairRow {
+  id: number;
+  contactId: number;
+  relatedContactId: number;
+  type: string;
 }
 
 /** Deletes a row and its inverse (both directions of the pair with the matching types). */
@@ -113,9 +127,9 @@ export async function deleteRelationshipPair(
   tenantId: number,
   row: { contactId: number; relatedContactId: number; type: string },
   inverse: string,
-): Promise<void> {
+): Promise<PairRow[]> {
   const r = contactRelationships;
-  await tx
+  return tx
     .delete(r)
     .where(
       and(
@@ -125,5 +139,6 @@ export async function deleteRelationshipPair(
           and(eq(r.contactId, row.relatedContactId), eq(r.relatedContactId, row.contactId), eq(r.type, inverse)),
         ),
       ),
-    );
+    )
+    .returning(pairColumns);
 }

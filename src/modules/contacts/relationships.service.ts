@@ -1,3 +1,4 @@
+import { recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import type { RelationshipType } from '../../db/schema/enums.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -33,7 +34,9 @@ export async function createRelationship(db: Db, auth: Principal, body: CreateRe
     if (await repo.relationshipExists(tx, auth.tenantId, contactId, relatedContactId, type)) {
       throw new ConflictError(`Contact ${relatedContactId} is already contact ${contactId}'s ${type}`);
     }
-    const id = await repo.insertRelationshipPair(tx, auth.tenantId, contactId, relatedContactId, type, INVERSE[type]);
+    const pair = await repo.insertRelationshipPair(tx, auth.tenantId, contactId, relatedContactId, type, INVERSE[type]);
+    const id = pair[0].id;
+    await recordChanges(tx, auth, pairChanges('relationship.created', pair));
     const [item] = await repo.listRelationshipRows(tx, auth.tenantId, { id }, 1, 0);
     return item;
   });
@@ -43,6 +46,15 @@ export async function deleteRelationship(db: Db, auth: Principal, id: number): P
   await withTenant(db, auth, async (tx) => {
     const row = await repo.findRelationship(tx, auth.tenantId, id);
     if (!row) throw new NotFoundError('Relationship', id);
-    await repo.deleteRelationshipPair(tx, auth.tenantId, row, INVERSE[row.type as RelationshipType] ?? row.type);
+    const pair = await repo.deleteRelationshipPair(tx, auth.tenantId, row, INVERSE[row.type as RelationshipType] ?? row.type);
+    await recordChanges(tx, auth, pairChanges('relationship.deleted', pair));
   });
+}
+
+/** A relationship is stored as a pair of rows (one per direction): one change per row, so both people's timelines show it. */
+function pairChanges(type: 'relationship.created' | 'relationship.deleted', pair: repo.PairRow[]) {
+  return pair.map((r) => ({
+    type, entityId: r.id,
+    data: { relationshipId: r.id, contactId: r.contactId, relatedContactId: r.relatedContactId, relationshipType: r.type },
+  }));
 }

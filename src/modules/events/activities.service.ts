@@ -1,3 +1,4 @@
+import { recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
@@ -18,9 +19,15 @@ export function createActivitiesService({ db }: { db: Db }) {
 
     create: (auth: Principal, eventId: number, body: CreateActivityBody) =>
       withTenant(db, auth, async (tx) => {
-        await writableEvent(tx, auth, eventId);
+        const { event } = await writableEvent(tx, auth, eventId);
         await requireContacts(tx, auth.tenantId, body.contactIds);
-        return repo.insertActivity(tx, auth.tenantId, eventId, { activityType: body.activityType, notes: body.notes ?? null, contactIds: body.contactIds });
+        const activity = await repo.insertActivity(tx, auth.tenantId, eventId, { activityType: body.activityType, notes: body.notes ?? null, contactIds: body.contactIds });
+        // One change per contact linked (the timeline and automations are per person), in one statement.
+        await recordChanges(tx, auth, activity.contactIds.map((contactId) => ({
+          type: 'event.activity_recorded' as const, entityId: eventId,
+          data: { eventId, eventName: event.name, groupId: event.groupId, activityId: activity.id, activityType: activity.activityType, contactId },
+        })));
+        return activity;
       }),
   };
 }

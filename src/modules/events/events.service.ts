@@ -1,3 +1,4 @@
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
@@ -86,7 +87,12 @@ export function createEventsService({ db }: { db: Db }) {
           categoryId: body.categoryId ?? null,
           metaData: body.metaData ?? {},
         });
-        return loadEvent(tx, auth.tenantId, id);
+        const created = await loadEvent(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{
+          type: 'event.created', entityId: id,
+          data: { eventId: id, groupId: body.groupId ?? null, name: body.name, startDate: body.startDate, endDate },
+        }]);
+        return created;
       }),
 
     update: (auth: Principal, id: number, body: UpdateEventBody) =>
@@ -101,14 +107,22 @@ export function createEventsService({ db }: { db: Db }) {
           Object.entries({ name, description, startDate, endDate, groupId, categoryId, metaData }).filter(([, v]) => v !== undefined),
         ) as Partial<repo.NewEventValues>;
         await repo.updateEvent(tx, auth.tenantId, id, changes);
+        const diff = fieldChanges(event as unknown as Record<string, unknown>, changes);
+        if (diff) {
+          await recordChanges(tx, auth, [{
+            type: 'event.updated', entityId: id, changes: diff,
+            data: { eventId: id, groupId: groupId !== undefined ? groupId : event.groupId, name: name ?? event.name },
+          }]);
+        }
         return loadEvent(tx, auth.tenantId, id);
       }),
 
     remove: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
-        await writableEvent(tx, auth, id);
+        const { event } = await writableEvent(tx, auth, id);
         // Registrations, attendance and activities go with it (foreign keys cascade).
         await repo.deleteEvent(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{ type: 'event.deleted', entityId: id, data: { eventId: id, groupId: event.groupId, name: event.name, startDate: event.startDate } }]);
       }),
   };
 }

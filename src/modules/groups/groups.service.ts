@@ -1,4 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { groups } from '../../db/schema/index.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -96,6 +97,10 @@ export function createGroupsService(db: Db) {
           street: body.address?.street ?? null, city: body.address?.city ?? null, country: body.address?.country ?? null,
           metaData: body.metaData ?? {},
         });
+        await recordChanges(tx, auth, [{
+          type: 'group.created', entityId: id,
+          data: { groupId: id, name: body.name, parentId: parent?.id ?? null, categoryId: body.categoryId, privacy: body.privacy ?? 'Public' },
+        }]);
         return repo.getGroupOut(tx, auth.tenantId, id);
       }),
 
@@ -106,6 +111,7 @@ export function createGroupsService(db: Db) {
         if (body.parentId !== undefined) await repo.lockTree(tx, auth.tenantId);
         const group = await manageableGroup(tx, auth, scope, id);
         await assertCategory(tx, auth.tenantId, body.categoryId);
+        let parentId = group.parentId;
         if (body.parentId !== undefined && body.parentId !== group.parentId) {
           const parent = await resolveParent(tx, auth, scope, body.parentId);
           if (parent && parent.path.startsWith(group.path)) {
@@ -114,11 +120,15 @@ export function createGroupsService(db: Db) {
           const newPath = `${parent?.path ?? '/'}${id}/`;
           await repo.updateGroup(tx, auth.tenantId, id, { parentId: parent?.id ?? null });
           await repo.moveSubtree(tx, auth.tenantId, group.path, newPath);
+          parentId = parent?.id ?? null;
         }
-        await repo.updateGroup(tx, auth.tenantId, id, {
+        const values = {
           name: body.name, categoryId: body.categoryId, privacy: body.privacy, details: body.details, metaData: body.metaData,
           ...addressValues(body.address),
-        });
+        };
+        await repo.updateGroup(tx, auth.tenantId, id, values);
+        const diff = fieldChanges(group as unknown as Record<string, unknown>, { ...values, parentId });
+        if (diff) await recordChanges(tx, auth, [{ type: 'group.updated', entityId: id, changes: diff, data: { groupId: id, name: body.name ?? group.name } }]);
         return repo.getGroupOut(tx, auth.tenantId, id);
       }),
 
@@ -126,11 +136,12 @@ export function createGroupsService(db: Db) {
       withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
         await repo.lockTree(tx, auth.tenantId);
-        await manageableGroup(tx, auth, scope, id);
+        const group = await manageableGroup(tx, auth, scope, id);
         const blockers = await repo.deleteBlockers(tx, auth.tenantId, id);
         const reasons = [blockers.children && 'sub-groups', blockers.members && 'active memberships', blockers.events && 'hosted events'].filter(Boolean);
         if (reasons.length > 0) throw new ConflictError(`Group ${id} cannot be deleted: it still has ${joinWords(reasons as string[])}`);
         await repo.deleteGroup(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{ type: 'group.deleted', entityId: id, data: { groupId: id, name: group.name, parentId: group.parentId } }]);
       }),
   };
 }

@@ -1,3 +1,4 @@
+import { recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { parseCsvRecords } from '../../lib/csv.js';
@@ -55,6 +56,10 @@ export function createImportService(db: Db) {
         values.push({ id: ids[k], name: c.name, categoryId: c.categoryId, parentId, path: paths.get(ids[k])! });
       });
       await insertGroups(tx, tenantId, values);
+      // One change per created group, all in one statement.
+      await recordChanges(tx, auth, values.map((g) => ({
+        type: 'group.created' as const, entityId: g.id, data: { groupId: g.id, name: g.name, parentId: g.parentId, categoryId: g.categoryId, privacy: 'Public', imported: true },
+      })));
     });
   }
 

@@ -1,4 +1,5 @@
 import { eq, type SQL } from 'drizzle-orm';
+import { recordChanges, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { groupMembershipRequests } from '../../db/schema/index.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
@@ -27,9 +28,23 @@ export function createMembershipRequestsService(db: Db) {
         throw new ConflictError(`Group membership request ${id} is not pending (it was already handled)`);
       }
       const out = await repo.getRequestOut(tx, auth.tenantId, id);
-      if (decision === 'Rejected') return out;
+      const ids = { contactId: request.contactId, groupId: request.groupId, groupName: group.name, requestId: id };
+      const changes: NewChange[] = [{ type: decision === 'Approved' ? 'membership_request.approved' : 'membership_request.rejected', entityId: id, data: ids }];
+      if (decision === 'Rejected') {
+        await recordChanges(tx, auth, changes);
+        return out;
+      }
+      const before = await findMembershipOf(tx, auth.tenantId, request.groupId, request.contactId);
       const membershipId = await upsertActiveMember(tx, auth.tenantId, request.groupId, request.contactId);
-      return { ...out, membership: await getMembershipOut(tx, auth.tenantId, membershipId) };
+      const membership = await getMembershipOut(tx, auth.tenantId, membershipId);
+      const data = { membershipId, contactId: request.contactId, groupId: request.groupId, groupName: group.name, role: membership.role, isActive: true, requestId: id };
+      // Approval joins the group (or reactivates an inactive membership); an active member stays as is.
+      if (!before) changes.push({ type: 'membership.created', entityId: membershipId, data });
+      else if (!before.isActive) {
+        changes.push({ type: 'membership.updated', entityId: membershipId, changes: { isActive: { from: false, to: true }, ...(before.role !== membership.role ? { role: { from: before.role, to: membership.role } } : {}) }, data });
+      }
+      await recordChanges(tx, auth, changes);
+      return { ...out, membership };
     });
   }
 
@@ -64,6 +79,7 @@ export function createMembershipRequestsService(db: Db) {
           throw new ConflictError(`Contact ${contactId} already has a pending request for group ${group.id}`);
         }
         const id = await repo.insertRequest(tx, auth.tenantId, group.id, contactId);
+        await recordChanges(tx, auth, [{ type: 'membership_request.created', entityId: id, data: { contactId, groupId: group.id, groupName: group.name, requestId: id } }]);
         return repo.getRequestOut(tx, auth.tenantId, id);
       }),
 

@@ -1,4 +1,5 @@
 import { eq, type SQL } from 'drizzle-orm';
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { groupMemberships } from '../../db/schema/index.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -18,7 +19,7 @@ export function createMembershipsService(db: Db) {
     const group = membership && (await findGroup(tx, auth.tenantId, membership.groupId));
     if (!membership || !group || !isGroupVisible(scope, group)) throw new NotFoundError('Group membership', id);
     assertManageable(scope, group);
-    return membership;
+    return { membership, group };
   }
 
   return {
@@ -38,30 +39,44 @@ export function createMembershipsService(db: Db) {
     create: (auth: Principal, body: CreateMembershipBody) =>
       withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
-        await manageableGroup(tx, auth, scope, body.groupId);
+        const group = await manageableGroup(tx, auth, scope, body.groupId);
         if (!(await findContactRefs(tx, auth.tenantId, [body.contactId])).has(body.contactId)) throw new NotFoundError('Contact', body.contactId);
         if (await repo.findMembershipOf(tx, auth.tenantId, body.groupId, body.contactId)) {
           throw new ConflictError(`Contact ${body.contactId} already has a membership in group ${body.groupId}`);
         }
-        const id = await repo.insertMembership(tx, auth.tenantId, {
-          groupId: body.groupId, contactId: body.contactId, role: body.role ?? 'Member', isActive: body.isActive ?? true,
-        });
+        const values = { groupId: body.groupId, contactId: body.contactId, role: body.role ?? 'Member', isActive: body.isActive ?? true } as const;
+        const id = await repo.insertMembership(tx, auth.tenantId, values);
+        await recordChanges(tx, auth, [{
+          type: 'membership.created', entityId: id,
+          data: { membershipId: id, contactId: values.contactId, groupId: values.groupId, groupName: group.name, role: values.role, isActive: values.isActive },
+        }]);
         return repo.getMembershipOut(tx, auth.tenantId, id);
       }),
 
     update: (auth: Principal, id: number, body: UpdateMembershipBody) =>
       withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
-        await manageableMembership(tx, auth, scope, id);
+        const { membership, group } = await manageableMembership(tx, auth, scope, id);
         await repo.updateMembership(tx, auth.tenantId, id, { role: body.role, isActive: body.isActive });
+        const diff = fieldChanges(membership, { role: body.role, isActive: body.isActive });
+        if (diff) {
+          await recordChanges(tx, auth, [{
+            type: 'membership.updated', entityId: id, changes: diff,
+            data: { membershipId: id, contactId: membership.contactId, groupId: membership.groupId, groupName: group.name, role: body.role ?? membership.role, isActive: body.isActive ?? membership.isActive },
+          }]);
+        }
         return repo.getMembershipOut(tx, auth.tenantId, id);
       }),
 
     remove: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
-        await manageableMembership(tx, auth, scope, id);
+        const { membership, group } = await manageableMembership(tx, auth, scope, id);
         await repo.deleteMembership(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{
+          type: 'membership.deleted', entityId: id,
+          data: { membershipId: id, contactId: membership.contactId, groupId: membership.groupId, groupName: group.name, role: membership.role },
+        }]);
       }),
   };
 }

@@ -1,3 +1,4 @@
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
@@ -59,6 +60,7 @@ export function createRolesService({ db }: { db: Db }) {
     return withTenant(db, auth, async (tx) => {
       if (await repo.isRoleNameTaken(tx, auth.tenantId, input.name)) throw new ConflictError(`A role named ${input.name} already exists`);
       const id = await repo.insertRole(tx, auth.tenantId, { name: input.name, description: input.description ?? null, permissions });
+      await recordChanges(tx, auth, [{ type: 'role.created', entityId: id, data: { roleId: id, name: input.name, permissions } }]);
       return loadRole(tx, auth.tenantId, id);
     });
   }
@@ -81,6 +83,8 @@ export function createRolesService({ db }: { db: Db }) {
       const message = `Role ${role.name} gives the last active user holding roles:write that permission; give it to another active user first`;
       if (permissionsChange) await guardLastAdmin(tx, tenantId, message, apply);
       else await apply();
+      const diff = fieldChanges(role, { name: input.name, description: input.description, permissions });
+      if (diff) await recordChanges(tx, auth, [{ type: 'role.updated', entityId: roleId, changes: diff, data: { roleId, name: input.name ?? role.name } }]);
       return loadRole(tx, tenantId, roleId);
     });
   }
@@ -93,6 +97,7 @@ export function createRolesService({ db }: { db: Db }) {
         throw new ConflictError(`Role ${role.name} is still assigned to ${role.userCount} user${role.userCount === 1 ? '' : 's'}; remove it from them first`);
       }
       await repo.deleteRole(tx, auth.tenantId, roleId);
+      await recordChanges(tx, auth, [{ type: 'role.deleted', entityId: roleId, data: { roleId, name: role.name, permissions: role.permissions } }]);
     });
   }
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
+import { fieldChanges, recordChanges, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import type { Mailer } from '../../lib/mailer.js';
@@ -133,8 +134,10 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
       }
       const taken = await repo.isUsernameOrEmailTaken(tx, tenantId, input.username, email);
       if (taken) throw new ConflictError(taken === 'username' ? `Username ${input.username} is already taken` : `Email ${email} is already taken`);
-      const contactId = input.contactId ?? (await insertPersonContact(tx, tenantId, { firstName: input.firstName!, lastName: input.lastName!, email }));
+      const newContactId = input.contactId === undefined ? await insertPersonContact(tx, tenantId, { firstName: input.firstName!, lastName: input.lastName!, email }) : undefined;
+      const contactId = input.contactId ?? newContactId!;
       const user = await repo.insertUser(tx, tenantId, { username: input.username, email, passwordHash, contactId, roleIds });
+      await recordChanges(tx, auth, userCreatedChanges(user, roleIds, newContactId !== undefined, { invited: !!invite }));
       if (invite) await insertResetToken(tx, { tenantId, userId: user.id, tokenHash: invite.hash, expiresAt: new Date(Date.now() + INVITE_TTL_MS) });
       return { user, slug: invite ? await repo.findTenantSlug(tx, tenantId) : undefined };
     });
@@ -167,6 +170,14 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
       if (input.email && input.email.toLowerCase() !== user.email?.toLowerCase() && (await repo.isEmailTaken(tx, tenantId, input.email, userId))) {
         throw new ConflictError(`Email ${input.email} is already taken`);
       }
+      const changes: NewChange[] = [];
+      const diff = fieldChanges(
+        { email: user.email, contactId: user.contactId, status: user.status, roleIds: currentRoles.map((r) => r.id).sort((a, b) => a - b) },
+        { email: input.email, contactId: input.contactId, status: input.status, roleIds: rolesChange ? [...new Set(input.roleIds)].sort((a, b) => a - b) : undefined },
+      );
+      const data = { userId, username: user.username, contactId: input.contactId ?? user.contactId };
+      if (diff) changes.push({ type: 'user.updated', entityId: userId, changes: diff, data });
+      if (statusChange && input.status === 'Disabled') changes.push({ type: 'user.disabled', entityId: userId, data });
       const apply = async () => {
         const { email, contactId, status } = input;
         if (email !== undefined || contactChange || statusChange) await repo.updateUser(tx, tenantId, userId, { email, contactId, status });
@@ -176,6 +187,7 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
       else await apply();
       // A disabled account's sessions end now; its access tokens already fail (the user is reloaded per request).
       if (statusChange && input.status === 'Disabled') await revokeUserTokens(tx, tenantId, userId);
+      await recordChanges(tx, auth, changes);
     });
     return getUser(auth, userId);
   }
@@ -187,6 +199,8 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
       if (userId === auth.userId) throw new ForbiddenError('You cannot delete your own account');
       await checkManageable(tx, auth, user);
       await guardLastAdmin(tx, tenantId, lastAdminMessage(user.username), () => repo.deleteUser(tx, tenantId, userId));
+      // §7 has no user.deleted: a deleted account is recorded as disabled, marked deleted.
+      await recordChanges(tx, auth, [{ type: 'user.disabled', entityId: userId, data: { userId, username: user.username, contactId: user.contactId, deleted: true } }]);
     });
   }
 
@@ -199,10 +213,35 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
     await withTenant(db, tenantId, async (tx) => {
       await repo.setPasswordHash(tx, tenantId, userId, passwordHash);
       await revokeUserTokens(tx, tenantId, userId, auth.sessionId);
+      await recordChanges(tx, auth, [credentialChange(user)]);
     });
   }
 
   return { listUsers, getUser, getMe, createUser, updateUser, deleteUser, changeOwnPassword };
+}
+
+/**
+ * user.created (and contact.created when the account came with a new contact). The actor is the
+ * caller, or the new user itself for self-registration.
+ */
+export function userCreatedChanges(
+  user: { id: number; username: string; email: string | null; contactId: number; status: string },
+  roleIds: number[],
+  newContact: boolean,
+  extra: Record<string, unknown> = {},
+): NewChange[] {
+  const changes: NewChange[] = [];
+  if (newContact) changes.push({ type: 'contact.created', entityId: user.contactId, data: { contactId: user.contactId, category: 'Person', status: 'Active', userId: user.id } });
+  changes.push({
+    type: 'user.created', entityId: user.id,
+    data: { userId: user.id, username: user.username, email: user.email, contactId: user.contactId, status: user.status, roleIds, ...extra },
+  });
+  return changes;
+}
+
+/** A password set or changed: recorded without any trace of the secret (only that the credential changed). */
+export function credentialChange(user: { id: number; username: string; contactId: number }): NewChange {
+  return { type: 'user.updated', entityId: user.id, data: { userId: user.id, username: user.username, contactId: user.contactId, credentialChanged: true } };
 }
 
 function lastAdminMessage(username: string) {
