@@ -20,6 +20,8 @@ export interface ContactLink {
    * contact_requests, tasks.card_id → pipeline_cards): set to null before such rows are deleted.
    */
   dependents: Dependent[];
+  /** The table's columns (for the personal values erase clears on rows it keeps). */
+  columns: string[];
 }
 
 export interface Dependent {
@@ -99,6 +101,13 @@ async function readLinks(tx: Db): Promise<ContactLink[]> {
         AND target.relname IN (${sql.join(tables.filter((t) => t !== 'contacts').map((t) => sql`${t}`), sql`, `)})
       ORDER BY cl.relname, a.attname`),
   );
+  const columns = rowsOf<{ table: string; column: string }>(
+    await tx.execute(sql`
+      SELECT cl.relname AS "table", a.attname AS "column" FROM pg_attribute a
+      JOIN pg_class cl ON cl.oid = a.attrelid
+      JOIN pg_namespace ns ON ns.oid = cl.relnamespace AND ns.nspname = 'public'
+      WHERE a.attnum > 0 AND NOT a.attisdropped AND cl.relkind = 'r' AND cl.relname IN (${sql.join(tables.map((t) => sql`${t}`), sql`, `)})`),
+  );
   return links.map((l) => ({
     table: l.table,
     column: l.column,
@@ -107,6 +116,7 @@ async function readLinks(tx: Db): Promise<ContactLink[]> {
     uniqueKeys: uniques
       .filter((u) => u.table === l.table && !u.has_expressions && pgArray(u.columns).includes(l.column))
       .map((u) => ({ name: u.name, others: pgArray(u.columns).filter((c) => c !== 'tenant_id' && c !== l.column), predicate: u.predicate })),
+    columns: columns.filter((c) => c.table === l.table).map((c) => c.column),
     dependents: dependents.filter((d) => d.target === l.table).map((d) => ({ table: d.table, column: d.column, notNull: d.not_null })),
   }));
 }

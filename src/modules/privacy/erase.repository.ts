@@ -11,6 +11,15 @@ export const ERASE_DELETES = [
   'contact_requests.contact_id', 'group_memberships.contact_id', 'group_membership_requests.contact_id',
 ];
 
+/**
+ * Personal values on rows erase keeps (detached or left on the anonymised contact): what a payer or
+ * a delivery wrote down about the person. Applied where the table has the column.
+ */
+const PERSONAL_COLUMNS: Record<string, Record<string, string>> = {
+  contributions: { payer_name: 'NULL', payer_email: 'NULL', payer_phone: 'NULL' },
+  message_deliveries: { email: `'[erased]'` },
+};
+
 /** Handled by name, not by the generic rule: the profile rows (anonymised) and the user account (disabled). */
 const ERASE_SPECIAL = new Set(['persons.contact_id', 'companies.contact_id', 'users.contact_id']);
 
@@ -63,10 +72,12 @@ export async function eraseContactData(tx: Db, tenantId: number, contactId: numb
     if (ERASE_DELETES.includes(key)) {
       await detachDependents(tx, tenantId, link, `x.${ident(link.column)} = ${contactId}`);
       await tx.execute(sql.raw(`DELETE FROM ${ident(link.table)} WHERE ${where}`));
-    } else if (!link.notNull) {
-      await tx.execute(sql.raw(`UPDATE ${ident(link.table)} SET ${ident(link.column)} = NULL WHERE ${where}`));
-      detached.push(key);
-    } else kept.push(key);
+      continue;
+    }
+    const personal = Object.entries(PERSONAL_COLUMNS[link.table] ?? {}).filter(([column]) => link.columns.includes(column));
+    const sets = [...personal.map(([column, value]) => `${ident(column)} = ${value}`), ...(link.notNull ? [] : [`${ident(link.column)} = NULL`])];
+    if (sets.length) await tx.execute(sql.raw(`UPDATE ${ident(link.table)} SET ${sets.join(', ')} WHERE ${where}`));
+    (link.notNull ? kept : detached).push(key);
   }
   await tx.execute(sql`UPDATE persons SET first_name = 'Erased', last_name = 'Erased', middle_name = NULL, gender = NULL, civil_status = NULL,
       date_of_birth = NULL, occupation = NULL WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}`);
