@@ -79,4 +79,5 @@ SELECT t."id", 'Treasurer', 'Giving records, contacts and reports', ARRAY['finan
 FROM "tenants" t WHERE NOT EXISTS (SELECT 1 FROM "roles" r WHERE r."tenant_id" = t."id" AND lower(r."name") = 'treasurer');--> statement-breakpoint
 INSERT INTO "roles" ("tenant_id", "name", "description", "permissions", "is_system")
 SELECT t."id", 'Check-in', 'A kiosk volunteer: check-in, check-out and labels', ARRAY['checkin:write','attendance:read','contacts:read'], true
-FROM "tenants" t WHERE NOT EXISTS (SELECT 1 FROM "roles" r WHERE r."tenant_id" = t."id" AND lower(r."name") = 'check-in');
+FROM "tenants" t WHERE NOT EXISTS (SELECT 1 FROM "roles" r WHERE r."tenant_id" = t."id" AND lower(r."name") = 'check-in');--> statement-breakpoint
+CREATE INDEX "changes_contact_idx" ON "changes" USING btree ("tenant_id",("data"->'contactId'),"id");

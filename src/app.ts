@@ -61,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   let auth!: AuthService;
   await app.register(authPlugin, { secret: config.jwtSecret, loadPrincipal: (...args) => auth.loadPrincipal(...args) });
+  await app.register((await import('./plugins/idempotency.js')).idempotencyPlugin, { db });
   auth = createAuthService({ db, mailer, publicUrl: config.publicUrl, rateLimit: config.authRateLimit, signAccessToken: accessTokenSigner(app) });
 
   const options: ModuleOptions = { db, config, mailer, auth };

@@ -29,6 +29,10 @@ export const changes = pgTable(
     index('changes_occurred_idx').on(t.tenantId, t.occurredAt, t.id),
     index('changes_actor_idx').on(t.tenantId, t.actorUserId, t.id),
     index('changes_type_idx').on(t.tenantId, t.type, t.id),
+    // The contact timeline: changes about a person carry data.contactId (the convention of src/changes).
+    // On the jsonb value, not a cast to bigint: a cast in an index would make any insert whose
+    // contactId is not an integer fail, and with it the write it records.
+    index('changes_contact_idx').on(t.tenantId, sql`(${t.data}->'contactId')`, t.id),
   ],
 );
 

@@ -1,8 +1,12 @@
 import type { ParishModule } from '../module.js';
+import { changesRoutes } from './changes.routes.js';
 
-/** Changes: the audit log (/api/audit) and the contact timeline (§7) (modules-contract). Built by its issue; registered from src/modules/index.ts. */
+/**
+ * Changes: the audit log (/api/audit) and the contact timeline (/api/crm/contacts/:id/timeline),
+ * modules-contract §7. Both read the change feed that every write records (src/changes/recorder.ts).
+ */
 export const changesModule: ParishModule = {
   name: 'changes',
   prefix: '/api',
-  routes: async () => {},
+  routes: changesRoutes,
 };
