@@ -7,7 +7,7 @@ export function guardCell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
 
-const REF_TYPES = new Set(['group', 'contact', 'user', 'fund']);
+const REF_TYPES = new Set(['group', 'contact', 'user', 'fund', 'ref']);
 
 function refName(type: string, v: Record<string, unknown>): string {
   if (type === 'contact') return [v.firstName, v.lastName].filter(Boolean).join(' ');

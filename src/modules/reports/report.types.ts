@@ -12,10 +12,10 @@ import type { HierarchyScope, Window } from './scope.js';
 
 /**
  * Column types. `group`, `contact`, `user` and `fund` cells are objects in JSON (`{id, name}`,
- * `{id, firstName, lastName}`, `{id, username}`); CSV writes them as two columns, `<key>Id` and the
+ * `{id, firstName, lastName}`, `{id, username}`; `ref` any other `{id, name}`); CSV writes them as two columns, `<key>Id` and the
  * name. `money` is an integer of minor units; `percent` a number 0–100 with two decimals.
  */
-export type ColumnType = 'string' | 'integer' | 'number' | 'money' | 'percent' | 'date' | 'boolean' | 'group' | 'contact' | 'user' | 'fund';
+export type ColumnType = 'string' | 'integer' | 'number' | 'money' | 'percent' | 'date' | 'boolean' | 'group' | 'contact' | 'user' | 'fund' | 'ref';
 
 export interface ReportColumn {
   key: string;
