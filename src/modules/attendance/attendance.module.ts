@@ -1,8 +1,11 @@
 import type { ParishModule } from '../module.js';
+import { absenceSchedule } from './absence.schedule.js';
+import { attendanceRoutes } from './attendance.routes.js';
 
-/** Attendance: services, sessions, records, headcounts, summaries, absentees, check-in (§1) (modules-contract). Built by its issue; registered from src/modules/index.ts. */
+/** Attendance: services, sessions, records, headcounts, summaries, absentees, check-in (modules-contract §1). */
 export const attendanceModule: ParishModule = {
   name: 'attendance',
   prefix: '/api/attendance',
-  routes: async () => {},
+  routes: attendanceRoutes,
+  schedules: [absenceSchedule],
 };

@@ -42,10 +42,10 @@ export async function pageRoster(tx: Db, kind: RosterKind, tenantId: number, eve
 }
 
 /**
- * One INSERT ... SELECT over the id array, ON CONFLICT DO NOTHING: contacts already there are
+ * Registrations: one INSERT ... SELECT over the id array, ON CONFLICT DO NOTHING: contacts already there are
  * left out of the result. (Raw SQL: bigints come back as strings on pg, hence Number.)
  */
-export async function insertRoster(tx: Db, kind: RosterKind, tenantId: number, eventId: number, contactIds: readonly number[]): Promise<RosterRow[]> {
+export async function insertRoster(tx: Db, kind: 'registrations', tenantId: number, eventId: number, contactIds: readonly number[]): Promise<RosterRow[]> {
   const { table, at } = TABLES[kind];
   const result = await tx.execute(sql`INSERT INTO ${table} (tenant_id, event_id, contact_id)
     SELECT ${tenantId}::bigint, ${eventId}::bigint, c FROM unnest(${idArray(contactIds)}) AS c
@@ -55,8 +55,9 @@ export async function insertRoster(tx: Db, kind: RosterKind, tenantId: number, e
   return rows.map((r) => ({ id: Number(r.id), contactId: Number(r.contact_id), at: Number(r.at) }));
 }
 
-export async function deleteRosterRow(tx: Db, kind: RosterKind, tenantId: number, eventId: number, id: number): Promise<boolean> {
+/** Deletes one row of the event's roster; returns it (id, contact), or undefined when there is none. */
+export async function deleteRosterRow(tx: Db, kind: RosterKind, tenantId: number, eventId: number, id: number): Promise<{ id: number; contactId: number } | undefined> {
   const { table: t } = TABLES[kind];
-  const rows = await tx.delete(t).where(and(eq(t.tenantId, tenantId), eq(t.eventId, eventId), eq(t.id, id))).returning({ id: t.id });
-  return rows.length > 0;
+  const [row] = await tx.delete(t).where(and(eq(t.tenantId, tenantId), eq(t.eventId, eventId), eq(t.id, id))).returning({ id: t.id, contactId: t.contactId });
+  return row;
 }

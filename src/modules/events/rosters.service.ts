@@ -3,9 +3,11 @@ import { NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { findContactRefs, isoOf } from './contact-refs.repository.js';
-import { readableEvent, writableEvent } from './event-access.js';
+import { readableEvent, writableEvent, type EventAccess } from './event-access.js';
 import type { AttendanceItem, ContactRef, RegistrationItem, Skipped } from './events.schemas.js';
 import * as rosters from './rosters.repository.js';
+import { recordChanges } from '../../changes/recorder.js';
+import { ensureEventSession, recordPresence } from '../attendance/records.service.js';
 
 /**
  * Registration and attendance are the same kind of record: one row per (event, contact), added
@@ -18,13 +20,25 @@ interface RosterStore<T> {
   entity: string;
   skipReason: string;
   toItem(row: rosters.RosterRow, eventId: number, contact: ContactRef): T;
+  /** Inserts the contacts not there yet and records the changes; returns the inserted rows. */
+  insert(tx: Db, auth: Principal, access: EventAccess, contactIds: readonly number[]): Promise<rosters.RosterRow[]>;
+  /** Records the change of a removed row. */
+  removed(tx: Db, auth: Principal, access: EventAccess, row: { id: number; contactId: number }): Promise<unknown>;
 }
+
+const eventData = (access: EventAccess, contactId: number) => ({ contactId, eventId: access.event.id, groupId: access.event.groupId });
 
 const registrationStore: RosterStore<RegistrationItem> = {
   kind: 'registrations',
   entity: 'Registration',
   skipReason: 'already registered',
   toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, createdAt: isoOf(r.at) }),
+  insert: async (tx, auth, access, contactIds) => {
+    const rows = await rosters.insertRoster(tx, 'registrations', auth.tenantId, access.event.id, contactIds);
+    await recordChanges(tx, auth, rows.map((r) => ({ type: 'registration.created' as const, entityId: r.id, data: eventData(access, r.contactId) })));
+    return rows;
+  },
+  removed: (tx, auth, access, row) => recordChanges(tx, auth, [{ type: 'registration.deleted', entityId: row.id, data: eventData(access, row.contactId) }]),
 };
 
 const attendanceStore: RosterStore<AttendanceItem> = {
@@ -32,6 +46,18 @@ const attendanceStore: RosterStore<AttendanceItem> = {
   entity: 'Attendance record',
   skipReason: 'already present',
   toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, attendedAt: isoOf(r.at) }),
+  /**
+   * The one attendance store (modules-contract §1): event attendance records into the event's
+   * session on its start date (created on first use), through the attendance module's write path,
+   * so the feed, summaries, absentees and first-visit detection see it, with its changes.
+   */
+  insert: async (tx, auth, access, contactIds) => {
+    const session = await ensureEventSession(tx, auth.tenantId, { id: access.event.id, startDate: access.event.startDate, groupId: access.event.groupId });
+    const { inserted } = await recordPresence(tx, auth, session, contactIds, 'Regular');
+    return inserted.map((r) => ({ id: r.id, contactId: r.contactId, at: r.at }));
+  },
+  // No change type for a removed attendance record (modules-contract §7).
+  removed: async () => undefined,
 };
 
 /** Every requested contact must exist in the tenant; the 404 names all that do not. */
@@ -54,9 +80,9 @@ function rosterService<T>(db: Db, store: RosterStore<T>) {
 
     add: (auth: Principal, eventId: number, contactIds: readonly number[]) =>
       withTenant(db, auth, async (tx) => {
-        await writableEvent(tx, auth, eventId);
+        const access = await writableEvent(tx, auth, eventId);
         const contacts = await requireContacts(tx, auth.tenantId, contactIds);
-        const rows = await rosters.insertRoster(tx, store.kind, auth.tenantId, eventId, contactIds);
+        const rows = await store.insert(tx, auth, access, contactIds);
         const inserted = new Set(rows.map((r) => r.contactId));
         const created = rows.map((r) => store.toItem(r, eventId, contacts.get(r.contactId)!));
         const skipped: Skipped[] = contactIds.filter((id) => !inserted.has(id)).map((contactId) => ({ contactId, reason: store.skipReason }));
@@ -65,8 +91,10 @@ function rosterService<T>(db: Db, store: RosterStore<T>) {
 
     remove: (auth: Principal, eventId: number, id: number) =>
       withTenant(db, auth, async (tx) => {
-        await writableEvent(tx, auth, eventId);
-        if (!(await rosters.deleteRosterRow(tx, store.kind, auth.tenantId, eventId, id))) throw new NotFoundError(store.entity, id);
+        const access = await writableEvent(tx, auth, eventId);
+        const row = await rosters.deleteRosterRow(tx, store.kind, auth.tenantId, eventId, id);
+        if (!row) throw new NotFoundError(store.entity, id);
+        await store.removed(tx, auth, access, row);
       }),
   };
 }

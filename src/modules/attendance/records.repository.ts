@@ -1,0 +1,133 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import type { RecordKind, SessionSource } from '../../db/schema/attendance.js';
+import { idArray } from '../events/contact-refs.repository.js';
+import { rowsOf } from './attendance.queries.js';
+import type { RecordItem } from './attendance.schemas.js';
+
+type Num = string | number | null;
+
+/** A record as inserted (what the changes need). */
+export interface InsertedRecord {
+  id: number;
+  contactId: number;
+  isFirstTime: boolean;
+  /** Epoch ms of attended_at. */
+  at: number;
+}
+
+/**
+ * One INSERT … SELECT over the id array, ON CONFLICT DO NOTHING on (session, contact): contacts
+ * already present are left out of the result. The insert trigger (migration 0008) copies the
+ * session's date/group/event and takes the contact's first visit.
+ */
+export async function insertRecords(
+  tx: Db, tenantId: number, sessionId: number, contactIds: readonly number[], kind: RecordKind, checkedIn = false,
+): Promise<InsertedRecord[]> {
+  const rows = rowsOf<{ id: Num; contact_id: Num; is_first_time: boolean; at: Num }>(
+    await tx.execute(sql`
+      insert into attendance_records (tenant_id, session_id, contact_id, kind, checked_in_at)
+      select ${tenantId}::bigint, ${sessionId}::bigint, c, ${kind}, ${checkedIn ? sql`now()` : sql`null`} from unnest(${idArray(contactIds)}) as c
+      on conflict do nothing
+      returning id, contact_id, is_first_time, floor(extract(epoch from attended_at) * 1000)::float8 as at`),
+  );
+  return rows.map((r) => ({ id: Number(r.id), contactId: Number(r.contact_id), isFirstTime: r.is_first_time, at: Number(r.at) }));
+}
+
+/** Records of contacts already present when they check in: the check-in instant is set once. */
+export async function markCheckedIn(tx: Db, tenantId: number, sessionId: number, contactIds: readonly number[]): Promise<void> {
+  await tx.execute(sql`update attendance_records set checked_in_at = now()
+    where tenant_id = ${tenantId} and session_id = ${sessionId} and contact_id = any(${idArray(contactIds)}) and checked_in_at is null`);
+}
+
+export async function deleteRecord(tx: Db, tenantId: number, sessionId: number, contactId: number): Promise<boolean> {
+  const rows = rowsOf<{ id: Num }>(
+    await tx.execute(sql`delete from attendance_records where tenant_id = ${tenantId} and session_id = ${sessionId} and contact_id = ${contactId} returning id`),
+  );
+  return rows.length > 0;
+}
+
+/** The feed item select; `where` is a condition on `r` (attendance_records) and `s` (its session). */
+function recordSelect(t: number, where: SQL, tail: SQL): SQL {
+  return sql`
+    select r.id, r.session_id, to_char(r.date, 'YYYY-MM-DD') as date, s.source, r.group_id, g.name as group_name,
+      s.service_id, sv.name as service_name, r.event_id, e.name as event_name, r.contact_id,
+      coalesce(p.first_name, c.name, '') as first_name, coalesce(p.last_name, '') as last_name, r.kind, r.is_first_time,
+      floor(extract(epoch from r.checked_in_at) * 1000)::float8 as checked_in_at
+    from attendance_records r
+      join attendance_sessions s on s.tenant_id = ${t} and s.id = r.session_id
+      left join groups g on g.tenant_id = ${t} and g.id = r.group_id
+      left join attendance_services sv on sv.tenant_id = ${t} and sv.id = s.service_id
+      left join events e on e.tenant_id = ${t} and e.id = r.event_id
+      left join persons p on p.tenant_id = ${t} and p.contact_id = r.contact_id
+      left join companies c on c.tenant_id = ${t} and c.contact_id = r.contact_id
+    where r.tenant_id = ${t} and ${where}
+    ${tail}`;
+}
+
+type RecordRaw = Record<string, unknown>;
+const ref = (id: unknown, name: unknown) => (id === null || id === undefined ? null : { id: Number(id), name: String(name ?? '') });
+
+function toRecordItem(r: RecordRaw): RecordItem {
+  return {
+    id: Number(r.id),
+    sessionId: Number(r.session_id),
+    date: String(r.date),
+    source: r.source as SessionSource,
+    group: ref(r.group_id, r.group_name),
+    service: ref(r.service_id, r.service_name),
+    event: ref(r.event_id, r.event_name),
+    contact: { id: Number(r.contact_id), firstName: String(r.first_name), lastName: String(r.last_name) },
+    kind: r.kind as RecordKind,
+    isFirstTime: Boolean(r.is_first_time),
+    checkedInAt: r.checked_in_at === null || r.checked_in_at === undefined ? null : new Date(Number(r.checked_in_at)).toISOString(),
+  };
+}
+
+/** The feed: newest first (date, then id), a page and the total. */
+export async function pageRecords(tx: Db, tenantId: number, where: SQL, limit: number, offset: number): Promise<{ items: RecordItem[]; total: number }> {
+  const rows = rowsOf<RecordRaw>(await tx.execute(recordSelect(tenantId, where, sql`order by r.date desc, r.id desc limit ${limit} offset ${offset}`)));
+  const [c] = rowsOf<{ n: Num }>(
+    await tx.execute(sql`select count(*) as n from attendance_records r join attendance_sessions s on s.tenant_id = ${tenantId} and s.id = r.session_id
+      where r.tenant_id = ${tenantId} and ${where}`),
+  );
+  return { items: rows.map(toRecordItem), total: Number(c.n) };
+}
+
+/** Every record of a session (the session read), in arrival order. */
+export async function sessionRecords(tx: Db, tenantId: number, sessionId: number): Promise<RecordItem[]> {
+  const rows = rowsOf<RecordRaw>(await tx.execute(recordSelect(tenantId, sql`r.session_id = ${sessionId}`, sql`order by r.attended_at, r.id`)));
+  return rows.map(toRecordItem);
+}
+
+/** Records by id (after an insert), in id order. */
+export async function recordsById(tx: Db, tenantId: number, ids: readonly number[]): Promise<RecordItem[]> {
+  if (ids.length === 0) return [];
+  const rows = rowsOf<RecordRaw>(await tx.execute(recordSelect(tenantId, sql`r.id = any(${idArray(ids)})`, sql`order by r.id`)));
+  return rows.map(toRecordItem);
+}
+
+/** The record of one contact at a session. */
+export async function recordOf(tx: Db, tenantId: number, sessionId: number, contactId: number): Promise<RecordItem | undefined> {
+  const rows = rowsOf<RecordRaw>(await tx.execute(recordSelect(tenantId, sql`r.session_id = ${sessionId} and r.contact_id = ${contactId}`, sql``)));
+  return rows[0] && toRecordItem(rows[0]);
+}
+
+/**
+ * A Person matching a quick guest, as the contacts import matches (email case-insensitively first,
+ * then phone digits; the lowest id wins).
+ */
+export async function matchPerson(tx: Db, tenantId: number, email: string | null, digits: string | null): Promise<number | undefined> {
+  if (!email && !digits) return undefined;
+  const [row] = rowsOf<{ id: Num }>(
+    await tx.execute(sql`
+      select id from (
+        (select 1 as rank, ce.contact_id as id from contact_emails ce join contacts c on c.tenant_id = ce.tenant_id and c.id = ce.contact_id
+          where ce.tenant_id = ${tenantId} and c.category = 'Person' and ${email ? sql`lower(ce.value) = lower(${email})` : sql`false`})
+        union all
+        (select 2, cp.contact_id from contact_phones cp join contacts c on c.tenant_id = cp.tenant_id and c.id = cp.contact_id
+          where cp.tenant_id = ${tenantId} and c.category = 'Person' and ${digits ? sql`cp.digits = ${digits}` : sql`false`})
+      ) m order by rank, id limit 1`),
+  );
+  return row ? Number(row.id) : undefined;
+}

@@ -1,0 +1,67 @@
+import { sql } from 'drizzle-orm';
+import { withTenant, type Db } from '../../db/client.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { pageResult, toPage } from '../../lib/pagination.js';
+import type { Principal } from '../../plugins/auth.js';
+import { assertManageable, assertMetaData, manageableGroup } from '../groups/groups.access.js';
+import { isGroupVisible, loadGroupScope } from '../groups/groups.visibility.js';
+import { loadAttendanceScope } from './attendance.scope.js';
+import type { CreateServiceBody, ListServicesQuery, ServiceItem, UpdateServiceBody } from './attendance.schemas.js';
+import * as repo from './services.repository.js';
+
+/** Services follow their group: visible with it (404 otherwise), written inside a led subtree (403). */
+export function createServicesService(db: Db) {
+  async function visibleService(tx: Db, auth: Principal, id: number) {
+    const scope = await loadGroupScope(tx, auth);
+    const row = await repo.findService(tx, auth.tenantId, id);
+    if (!row || !isGroupVisible(scope, { id: row.group.id, path: row.groupPath, privacy: row.groupPrivacy })) throw new NotFoundError('Service', id);
+    return { row, scope };
+  }
+
+  async function writableService(tx: Db, auth: Principal, id: number) {
+    const found = await visibleService(tx, auth, id);
+    assertManageable(found.scope, { id: found.row.group.id, path: found.row.groupPath } as Parameters<typeof assertManageable>[1]);
+    return found;
+  }
+
+  return {
+    list: (auth: Principal, query: ListServicesQuery) =>
+      withTenant(db, auth, async (tx) => {
+        const page = toPage(query);
+        const scope = await loadAttendanceScope(tx, auth, query);
+        if (scope.empty) return pageResult(page, [], 0);
+        const active = query.isActive === undefined ? sql`` : sql`and sv.is_active = ${query.isActive}`;
+        const { items, total } = await repo.pageServices(tx, auth.tenantId, sql`${scope.on(sql`sv.group_id`)} ${active}`, page.limit, page.offset);
+        return pageResult(page, items.map(repo.toServiceItem), total);
+      }),
+
+    get: (auth: Principal, id: number): Promise<ServiceItem> =>
+      withTenant(db, auth, async (tx) => repo.toServiceItem((await visibleService(tx, auth, id)).row)),
+
+    create: (auth: Principal, body: CreateServiceBody): Promise<ServiceItem> =>
+      withTenant(db, auth, async (tx) => {
+        assertMetaData(body.metaData);
+        const scope = await loadGroupScope(tx, auth);
+        await manageableGroup(tx, auth, scope, body.groupId);
+        const id = await repo.insertService(tx, auth.tenantId, body);
+        return repo.toServiceItem((await repo.findService(tx, auth.tenantId, id))!);
+      }),
+
+    update: (auth: Principal, id: number, body: UpdateServiceBody): Promise<ServiceItem> =>
+      withTenant(db, auth, async (tx) => {
+        assertMetaData(body.metaData);
+        const { scope } = await writableService(tx, auth, id);
+        if (body.groupId !== undefined) await manageableGroup(tx, auth, scope, body.groupId);
+        await repo.updateService(tx, auth.tenantId, id, body);
+        return repo.toServiceItem((await repo.findService(tx, auth.tenantId, id))!);
+      }),
+
+    remove: (auth: Principal, id: number): Promise<void> =>
+      withTenant(db, auth, async (tx) => {
+        await writableService(tx, auth, id);
+        const sessions = await repo.sessionCountOf(tx, auth.tenantId, id);
+        if (sessions > 0) throw new ConflictError(`Service ${id} has ${sessions} session(s); deactivate it (isActive: false) instead`);
+        await repo.deleteService(tx, auth.tenantId, id);
+      }),
+  };
+}
