@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../module.js';
+import { dashboardRoutes } from './dashboard.routes.js';
 import { catalogRoutes } from './reports.catalog.routes.js';
 import { templatesRoutes } from './templates.routes.js';
 
@@ -8,4 +9,5 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
   const options: ModuleOptions = { db, config, mailer, auth };
   await app.register(templatesRoutes, options);
   await app.register(catalogRoutes, options);
+  await app.register(dashboardRoutes, options);
 };

@@ -1,0 +1,61 @@
+import { withTenant, type Db } from '../../db/client.js';
+import { addDays, daysBetween, defaultWindow, periodStarts, todayIn } from '../../lib/periods.js';
+import type { Principal } from '../../plugins/auth.js';
+import { loadTenantSettings } from '../tenants/tenants.service.js';
+import * as repo from './dashboard.repository.js';
+import type { Dashboard, DashboardQuery } from './dashboard.schemas.js';
+import { checkWindow, resolveScope } from './scope.js';
+
+/**
+ * GET /api/dashboard: every section the caller may read, each ONE statement, all sent in one round
+ * (Promise.all on the request's transaction). Default window: the last 4 weeks (this one included),
+ * compared with the window of the same length just before.
+ */
+export function createDashboardService({ db }: { db: Db }) {
+  return {
+    get: (auth: Principal, query: DashboardQuery): Promise<Dashboard> =>
+      withTenant(db, auth, async (tx) => {
+        const settings = await loadTenantSettings(tx, auth.tenantId);
+        const today = todayIn(settings.timeZone);
+        const fallback = defaultWindow(query.to ?? today, 'week', 4);
+        const current = checkWindow({ from: query.from ?? fallback.from, to: query.to ?? (query.from && query.from > fallback.to ? query.from : fallback.to) });
+        const length = daysBetween(current.from, current.to) + 1;
+        const previous = { from: addDays(current.from, -length), to: addDays(current.from, -1) };
+        const w = { current, previous };
+        const h = await resolveScope(tx, auth, query.groupId, query.includeDescendants ?? true);
+        const can = (p: string) => auth.permissions.has(p as never);
+        const [people, attendance, giving, groups, events, tasks, care, occasions] = await Promise.all([
+          can('contacts:read') ? repo.peopleSection(tx, auth.tenantId, settings.timeZone, w) : undefined,
+          can('attendance:read') ? repo.attendanceSection(tx, auth.tenantId, h, w) : undefined,
+          can('finance:read') ? repo.givingSection(tx, auth.tenantId, w) : undefined,
+          can('groups:read') ? repo.groupsSection(tx, auth.tenantId, h) : undefined,
+          can('events:read') ? repo.eventsSection(tx, auth.tenantId, h, today) : undefined,
+          repo.tasksSection(tx, auth, h, today),
+          can('care:read') ? repo.careSection(tx, auth.tenantId) : undefined,
+          can('contacts:read') ? repo.occasionsSection(tx, auth.tenantId, today) : undefined,
+        ]);
+        return {
+          period: current,
+          previousPeriod: previous,
+          currency: settings.currency,
+          ...(people ? { people: { total: people.total, byStatus: people.byStatus, newInPeriod: people.newInPeriod, changePct: people.changePct } } : {}),
+          ...(attendance
+            ? {
+                attendance: {
+                  averagePresent: attendance.averagePresent,
+                  changePct: attendance.changePct,
+                  firstTimeGuests: attendance.firstTimeGuests,
+                  series: periodStarts(current.from, current.to, 'week').map((period) => ({ period, present: attendance.byPeriod.get(period) ?? 0 })),
+                },
+              }
+            : {}),
+          ...(giving ? { giving: { total: giving.total, donors: giving.donors, averageGift: giving.averageGift, changePct: giving.changePct, byFund: giving.byFund } } : {}),
+          ...(groups ? { groups } : {}),
+          ...(events ? { events } : {}),
+          tasks,
+          ...(care ? { care } : {}),
+          ...(occasions ? { occasions } : {}),
+        };
+      }),
+  };
+}
