@@ -104,6 +104,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     secure: false,
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
+    disableReverseLookup: true,
     logger: false,
     onRcptTo(address, _session, callback) {
       if (refused(address.address)) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
