@@ -142,7 +142,7 @@ CREATE INDEX "pipelines_name_idx" ON "pipelines" USING btree ("tenant_id","name"
 --> statement-breakpoint
 CREATE INDEX "task_comments_task_idx" ON "task_comments" USING btree ("tenant_id","task_id","created_at","id");
 --> statement-breakpoint
-CREATE INDEX "tasks_open_due_idx" ON "tasks" USING btree ("tenant_id","assignee_user_id","due_date") WHERE "tasks"."status" in ('Open', 'InProgress');
+CREATE INDEX "tasks_open_due_idx" ON "tasks" USING btree ("tenant_id","assignee_user_id","due_date","id") WHERE "tasks"."status" in ('Open', 'InProgress');
 --> statement-breakpoint
 CREATE INDEX "tasks_assignee_idx" ON "tasks" USING btree ("tenant_id","assignee_user_id","due_date","id");
 --> statement-breakpoint

@@ -126,7 +126,7 @@ export const tasks = pgTable(
     foreignKey({ name: 'tasks_request_fk', columns: [t.tenantId, t.requestId], foreignColumns: [contactRequests.tenantId, contactRequests.id] }),
     foreignKey({ name: 'tasks_card_fk', columns: [t.tenantId, t.cardId], foreignColumns: [pipelineCards.tenantId, pipelineCards.id] }),
     // assignee=me&overdue=true: a range of this partial index (today is a parameter).
-    index('tasks_open_due_idx').on(t.tenantId, t.assigneeUserId, t.dueDate).where(sql`${t.status} in ('Open', 'InProgress')`),
+    index('tasks_open_due_idx').on(t.tenantId, t.assigneeUserId, t.dueDate, t.id).where(sql`${t.status} in ('Open', 'InProgress')`),
     index('tasks_assignee_idx').on(t.tenantId, t.assigneeUserId, t.dueDate, t.id),
     index('tasks_due_idx').on(t.tenantId, t.dueDate, t.id),
     index('tasks_created_idx').on(t.tenantId, t.createdAt, t.id),
