@@ -1,8 +1,26 @@
-import type { ParishModule } from '../module.js';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ModuleOptions, ParishModule } from '../module.js';
+import { contributionsRoutes } from './contributions.routes.js';
+import { fundsBatchesRoutes } from './funds-batches.routes.js';
+import { pledgesRoutes } from './pledges.routes.js';
+import { statementsRoutes } from './statements.routes.js';
 
-/** Finance: funds, batches, contributions, pledges, statements, summary (§3) (modules-contract). Built by its issue; registered from src/modules/index.ts. */
+const routes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { db, config, mailer, auth }) => {
+  // Only the module options go on: the prefix Fastify put among them must not apply twice.
+  const options: ModuleOptions = { db, config, mailer, auth };
+  await app.register(fundsBatchesRoutes, options);
+  await app.register(contributionsRoutes, options);
+  await app.register(pledgesRoutes, options);
+  await app.register(statementsRoutes, options);
+};
+
+/**
+ * Finance (modules-contract §3): funds, batches with control totals, contributions with split lines
+ * in integer minor units, refunds, imports, CSV export, pledges, statements (JSON, CSV, PDF, bulk
+ * ZIP), the summary and the caller's own giving. Tenant-wide, never hierarchy-scoped.
+ */
 export const financeModule: ParishModule = {
   name: 'finance',
   prefix: '/api/finance',
-  routes: async () => {},
+  routes,
 };
