@@ -32,6 +32,8 @@ export const EXTERNAL = [
   'pino',
   // pg's optional native binding (not installed; pg requires it only when asked to).
   'pg-native',
+  // Reads its font metrics (js/data/*.afm) relative to its own directory.
+  'pdfkit',
 ];
 
 /**
