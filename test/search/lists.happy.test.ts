@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../src/db/client.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant, type TestTenant } from '../helpers/factories.js';
 import { addMembership, newGroup, type TestGroup } from '../helpers/groups.factories.js';
@@ -105,8 +107,11 @@ describe('saved lists', () => {
     await addMembership(ctx, t, doomed, id.ann);
     const list = (await as().post('/api/search/lists', { name: 'Doomed members', criteria: { conditions: [{ field: 'memberOf', operator: 'eq', value: doomed.id }] } })).json();
     expect(list.count).toBe(1);
-    const del = await as().delete(`/api/groups/${doomed.id}`);
-    expect(del.statusCode, del.body).toBe(204);
+    // Gone for good (memberships and group removed straight in the database).
+    await withTenant(ctx.db, t.id, async (tx) => {
+      await tx.execute(sql`delete from group_memberships where tenant_id = ${t.id} and group_id = ${doomed.id}`);
+      await tx.execute(sql`delete from groups where tenant_id = ${t.id} and id = ${doomed.id}`);
+    });
     expect((await as().get(`/api/search/lists/${list.id}`)).json().count).toBe(0);
     expect((await as().get(`/api/search/lists/${list.id}/contacts`)).json().total).toBe(0);
   });
