@@ -19,14 +19,14 @@ export interface CompileContext {
   timeZone: string;
   /** memberOf/notMemberOf groups: their path when visible to the caller, null when not (matches nobody). */
   groupPaths: Map<number, string | null>;
-  /** Attendance and giving fragments, when their modules provide them (see attendance-giving.ts). */
+  /** Attendance and giving fragments (contact-sources.ts). */
   sources: ContactSources;
 }
 
 /** Subqueries yielding contact ids; `since` is a tenant-local date (YYYY-MM-DD), inclusive. */
 export interface ContactSources {
-  attendedSince(tenantId: number, since: string, timeZone: string): SQL;
-  firstVisitSince(tenantId: number, since: string, timeZone: string): SQL;
+  attendedSince(tenantId: number, since: string): SQL;
+  firstVisitSince(tenantId: number, since: string): SQL;
   gaveSince(tenantId: number, since: string): SQL;
 }
 
@@ -151,11 +151,11 @@ function compileOne(c: CheckedCondition, ctx: CompileContext): SQL {
     case 'role':
       return sql`"contacts"."id" in ${membershipIds(tenantId, ctx.scope, sql`m.role = ${c.value}`)}`;
     case 'attendedWithinDays':
-      return sql`"contacts"."id" in ${sources.attendedSince(tenantId, sinceDate(today, c.value), timeZone)}`;
+      return sql`"contacts"."id" in ${sources.attendedSince(tenantId, sinceDate(today, c.value))}`;
     case 'notAttendedWithinDays':
-      return sql`"contacts"."id" not in ${sources.attendedSince(tenantId, sinceDate(today, c.value), timeZone)}`;
+      return sql`"contacts"."id" not in ${sources.attendedSince(tenantId, sinceDate(today, c.value))}`;
     case 'firstVisitWithinDays':
-      return sql`"contacts"."id" in ${sources.firstVisitSince(tenantId, sinceDate(today, c.value), timeZone)}`;
+      return sql`"contacts"."id" in ${sources.firstVisitSince(tenantId, sinceDate(today, c.value))}`;
     case 'gaveWithinDays':
       return sql`"contacts"."id" in ${sources.gaveSince(tenantId, sinceDate(today, c.value))}`;
     case 'notGaveWithinDays':
