@@ -35,7 +35,7 @@ export async function loadAttendanceScope(tx: Db, auth: Pick<Principal, 'tenantI
     return {
       scope,
       empty: false,
-      on: (col) => sql`(${col} is null or exists (select 1 from ${sg} where ${sg.tenantId} = ${t} and ${sg.id} = ${col} and ${visibleGroupFilter(scope, sg)}))`,
+      on: (col) => sql`(${col} is null or exists (select 1 from groups scope_g where ${sg.tenantId} = ${t} and ${sg.id} = ${col} and ${visibleGroupFilter(scope, sg)}))`,
     };
   }
   const [group] = await tx.select({ id: groups.id, path: groups.path, privacy: groups.privacy }).from(groups).where(and(eq(groups.tenantId, t), eq(groups.id, query.groupId)));
@@ -45,6 +45,6 @@ export async function loadAttendanceScope(tx: Db, auth: Pick<Principal, 'tenantI
   return {
     scope,
     empty: false,
-    on: (col) => sql`${col} in (select ${sg.id} from ${sg} where ${sg.tenantId} = ${t} and ${subtreeFilter(sg.path, group.path)} ${visible})`,
+    on: (col) => sql`${col} in (select ${sg.id} from groups scope_g where ${sg.tenantId} = ${t} and ${subtreeFilter(sg.path, group.path)} ${visible})`,
   };
 }
