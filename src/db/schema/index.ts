@@ -9,3 +9,4 @@ export * from './reports.js';
 export * from './notifications.js';
 export * from './attendance.js';
 export * from './tasks.js';
+export * from './search.js';
