@@ -19,7 +19,9 @@ for (const [prefix, bits] of [
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) blocked.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  // No ::ffff:0:0/96 rule: BlockList matches IPv4 addresses against IPv6 rules through that very
+  // mapping, so it would block every IPv4 address; mapped addresses are unwrapped below instead.
+  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
 ] as const) blocked.addSubnet(prefix, bits, 'ipv6');
 
 /** True for addresses a production server must never call (private, loopback, link-local, …). */
