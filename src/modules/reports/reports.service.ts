@@ -50,7 +50,7 @@ export function createReportsService({ db }: { db: Db }) {
     /** Runs one report: unknown key 404, missing permission 403, unknown or malformed parameter 400. */
     run(auth: Principal, key: string, query: Record<string, unknown>): Promise<{ output: ReportOutput; format: 'json' | 'csv'; definition: ReportDefinition }> {
       const def = REPORTS.find((d) => d.key === key);
-      if (!def) throw new NotFoundError('Report', key);
+      if (!def) throw new NotFoundError(`Report ${key}`);
       if (!canRun(auth, def)) throw new ForbiddenError(`Report ${key} needs the permissions ${['reports:read', ...def.permissions].join(', ')}`);
       if (!def.hierarchy && query.groupId !== undefined) {
         throw new BadRequestError(`querystring/groupId: report ${key} is tenant-wide (giving is never scoped by the hierarchy)`);
