@@ -58,6 +58,10 @@ describe('visibility and confidentiality matrix', () => {
     expect((await client.put(`/api/tasks/${id}`, { status: 'InProgress' })).statusCode).toBe(200);
     expect((await client.post(`/api/tasks/${id}/comments`, { body: 'On it' })).statusCode).toBe(201);
     expect(expectError(await client.put(`/api/tasks/${id}`, { title: 'Renamed' }), 403)).toMatch(/only change the status/);
+    // Sending back unchanged fields along with the status is fine.
+    const res = await client.put(`/api/tasks/${id}`, { status: 'Done', title: 'Secret member', confidential: true, groupId: tree.zoneA.id });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().status).toBe('Done');
     expectError(await client.delete(`/api/tasks/${id}`), 403);
     expectError(await client.post('/api/tasks', { title: 'New' }), 403);
   });

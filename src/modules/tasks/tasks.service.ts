@@ -6,7 +6,7 @@ import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { isGroupVisible, loadGroupScope, type GroupScope } from '../groups/groups.visibility.js';
 import { checkTaskRefs, requireUser, tenantToday } from './task-refs.js';
-import { assertTransition, canTransition, openTasks, setTasksStatus, statusValues, taskData, updateChanges } from './task-writes.js';
+import { assertTransition, canTransition, openTasks, setTasksStatus, statusValues, taskData, updateChanges, wireFields } from './task-writes.js';
 import * as repo from './tasks.repository.js';
 import type { BulkBody, CommentBody, CreateTaskBody, ListTasksQuery, UpdateTaskBody } from './tasks.schemas.js';
 
@@ -16,11 +16,12 @@ const ASSIGNEE_ONLY = 'Without tasks:write, the assignee may only change the sta
  * A task the caller may write: visible (else 404) and either tasks:write or (for status changes
  * and comments) being its assignee (else 403).
  */
-async function writableTask(tx: Db, auth: Principal, scope: GroupScope, id: number, today: string, assigneeMay: boolean) {
+async function writableTask(tx: Db, auth: Principal, scope: GroupScope, id: number, today: string, assigneeMay: boolean | ((row: repo.TaskRow) => boolean)) {
   const found = await repo.findVisibleTask(tx, auth, scope, id, today);
   if (!found) throw new NotFoundError('Task', id);
   if (auth.permissions.has('tasks:write')) return found;
-  if (assigneeMay && found.row.assigneeUserId === auth.userId) return found;
+  const may = typeof assigneeMay === 'function' ? assigneeMay(found.row) : assigneeMay;
+  if (may && found.row.assigneeUserId === auth.userId) return found;
   throw new ForbiddenError(found.row.assigneeUserId === auth.userId ? ASSIGNEE_ONLY : 'Changing this task requires the tasks:write permission');
 }
 
@@ -80,14 +81,18 @@ export function createTasksService(db: Db) {
       withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
         const today = await tenantToday(tx, auth.tenantId);
-        const onlyStatus = Object.keys(body).every((k) => k === 'status');
-        const { row } = await writableTask(tx, auth, scope, id, today, onlyStatus);
+        // Only what differs from the stored task counts: a client may PUT back what it read.
+        const changed = (r: repo.TaskRow) => {
+          const stored = wireFields(r);
+          return Object.entries(body).filter(([k, v]) => v !== undefined && v !== (stored[k] ?? null)).map(([k]) => k);
+        };
+        const { row } = await writableTask(tx, auth, scope, id, today, (r) => changed(r).every((k) => k === 'status'));
         if (body.status !== undefined) assertTransition(row.status, body.status);
-        // The group moves only to a visible one; keeping the current one needs no check.
-        const refs = { ...body, groupId: body.groupId === row.groupId ? undefined : body.groupId };
-        await checkTaskRefs(tx, auth, scope, refs);
-        const { status, ...rest } = body;
-        const values: Partial<repo.NewTaskValues> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+        const keys = new Set(changed(row));
+        const { status, ...rest } = Object.fromEntries(Object.entries(body).filter(([k]) => keys.has(k))) as UpdateTaskBody;
+        // References are checked when they change (a moved group must be visible, and so on).
+        await checkTaskRefs(tx, auth, scope, rest);
+        const values: Partial<repo.NewTaskValues> = { ...rest };
         if (status !== undefined && status !== row.status) Object.assign(values, statusValues(status));
         if (Object.keys(values).length > 0) {
           const after = await repo.updateTask(tx, auth.tenantId, id, values);
