@@ -7,6 +7,7 @@ import { createTenant } from '../src/modules/tenants/tenants.service.js';
 import { fakeContact, insertContacts, type GenContact } from './gen-contacts.js';
 import { EVENTS_FROM, insertEvents } from './gen-events.js';
 import { insertMemberships, insertTree } from './gen-groups.js';
+import { insertModules, type ModulesDataset } from './gen-modules.js';
 import { SIZES, type SizeName, type SizeSpec } from './sizes.js';
 
 export const BENCH_PASSWORD = 'bench-password-2026';
@@ -14,7 +15,7 @@ export const BENCH_PASSWORD = 'bench-password-2026';
 const FULL_CONTACTS = 10;
 
 /** What the scenarios need to know about the main tenant. */
-export interface Dataset {
+export interface Dataset extends ModulesDataset {
   size: SizeName;
   tenantId: number;
   slug: string;
@@ -72,7 +73,7 @@ export async function generate(db: Db, opts: GenerateOptions): Promise<Dataset> 
 
 async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number, log: (m: string) => void = () => {}): Promise<Omit<Dataset, 'size'>> {
   const faker = newFaker(seed);
-  const { tenant } = await createTenant(db, { slug, name: `${faker.location.city()} Church`, adminUsername: 'admin', adminPassword: BENCH_PASSWORD });
+  const { tenant, admin } = await createTenant(db, { slug, name: `${faker.location.city()} Church`, adminUsername: 'admin', adminPassword: BENCH_PASSWORD });
   const tenantId = tenant.id;
   let t = Date.now();
   const step = (what: string) => {
@@ -94,11 +95,13 @@ async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number
     const zoneId = tree.levels[3][0];
     const zoneLeaderUsername = 'zone.leader';
     await insertLeaderUser(tx, tenantId, zoneLeaderUsername, leaders.get(zoneId)!);
+    const modules = await insertModules(tx, tenantId, spec, tree, contactIds, admin.id);
+    step('attendance sessions, tasks, cards, giving, changes');
     const probe = list[Math.min(100, list.length - 1)];
     const phone = list.find((c, i) => i >= 100 && c.phones.length)?.phones[0] ?? '5551234';
     const digits = phone.replace(/\D/g, '');
     return {
-      tenantId, slug, adminUsername: 'admin', zoneLeaderUsername, password: BENCH_PASSWORD,
+      ...modules, tenantId, slug, adminUsername: 'admin', zoneLeaderUsername, password: BENCH_PASSWORD,
       sampleContactId: contactIds[0], networkId: tree.levels[1][0], zoneId, clusterId: tree.levels[4][0],
       bigEventId: eventIds[0], eventIds, contactIds: { first: contactIds[0], last: contactIds[contactIds.length - 1] },
       nameFragment: (probe.person?.lastName ?? probe.company!.name).slice(0, 4).toLowerCase(),

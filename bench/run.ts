@@ -13,11 +13,12 @@ import { prepareDatabase, dropDatabase } from './database.js';
 import { measureImport, measureLogin } from './extras.js';
 import { captureAuth, login, measureScenario, type RunSettings, type ScenarioResult } from './measure.js';
 import { renderReport, type ExplainedStatement, type Report } from './report.js';
-import { SCENARIOS } from './scenarios.js';
+import { MODULE_SCENARIOS, SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
 import { isSizeName } from './sizes.js';
 
-const ALL = ['1', '2a', '2b', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12'];
+const MODULES = MODULE_SCENARIOS.map((s) => s.id);
+const ALL = ['1', '2a', '2b', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', ...MODULES];
 const GROWTH = ['1', '2a', '2b', '4', '5'];
 
 const { values: args } = parseArgs({
@@ -58,6 +59,7 @@ function selectedScenarios(): Set<string> {
   const raw = args.scenarios!;
   if (raw === 'all') return new Set(ALL);
   if (raw === 'growth') return new Set(GROWTH);
+  if (raw === 'modules') return new Set(MODULES);
   const ids = raw.split(',').map((s) => s.trim());
   // "2" means both searches.
   return new Set(ids.flatMap((id) => (id === '2' ? ['2a', '2b'] : [id])));
@@ -95,7 +97,7 @@ async function main() {
     report.rss.idle = await server.call<number>('gc');
     const auth = await captureAuth(server, tokens.admin);
     log(`auth hook statements (left out of the raw ceiling): ${auth.statements.length}`);
-    for (const scenario of SCENARIOS.filter((s) => chosen.has(s.id))) {
+    for (const scenario of [...SCENARIOS, ...MODULE_SCENARIOS].filter((s) => chosen.has(s.id))) {
       log(`scenario ${scenario.id}: ${scenario.title}`);
       const result: ScenarioResult = await measureScenario(server, dataset, scenario, settings, log).catch((err: Error) => ({ scenario, skipped: err.message }));
       if (result.skipped) log(`  skipped: ${result.skipped}`);

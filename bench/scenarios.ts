@@ -29,6 +29,60 @@ export const SCENARIOS: Scenario[] = [
   { id: '10', title: 'POST attendance, 100 contacts', as: 'admin', kind: 'write', request: (ds) => attendanceRequests(ds) },
 ];
 
+/** The year the generator fills (bench/gen-modules.ts): reports and summaries look at it. */
+const YEAR = { from: '2025-01-05', to: '2025-12-31' };
+
+/** The modules' read paths named in issues 11–17, with the targets those issues set (p50 in ms). */
+export const MODULE_SCENARIOS: Scenario[] = [
+  { id: 'a1', title: 'attendance records feed, page 1', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: '/api/attendance/records' }) },
+  { id: 'a2', title: 'attendance summary of a Zone, 52 weeks', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/attendance/summary${q({ groupId: ds.zoneId, ...YEAR })}` }) },
+  { id: 'a3', title: 'absentees of a Zone', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/attendance/absentees${q({ groupId: ds.zoneId })}` }) },
+  { id: 'a4', title: 'check-in of a family of 4', as: 'admin', kind: 'write', request: (ds) => checkinRequests(ds) },
+  { id: 't1', title: 'tasks assignee=me&overdue=true', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: `/api/tasks${q({ assignee: 'me', overdue: 'true' })}` }) },
+  { id: 't2', title: 'board of a pipeline with 5,000 cards', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/tasks/pipelines/${ds.pipelineId}/board` }) },
+  { id: 'f1', title: 'contributions list, page 1', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: '/api/finance/contributions' }) },
+  { id: 'f2', title: "one donor's statement, JSON", as: 'admin', kind: 'read', target: 0.5, request: (ds) => ({ method: 'GET', path: `/api/finance/statements/${ds.donorContactId}${q(YEAR)}` }) },
+  { id: 'f3', title: "one donor's statement, PDF", as: 'admin', kind: 'read', target: 0.5, request: (ds) => ({ method: 'GET', path: `/api/finance/statements/${ds.donorContactId}${q({ ...YEAR, format: 'pdf' })}` }) },
+  { id: 'f4', title: 'giving summary by month over a year', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: `/api/finance/summary${q({ ...YEAR, interval: 'month' })}` }) },
+  { id: 'r1', title: 'dashboard as the admin', as: 'admin', kind: 'read', target: 0.5, request: () => ({ method: 'GET', path: `/api/dashboard${q({ from: '2025-12-01', to: '2025-12-28' })}` }) },
+  { id: 'r2', title: 'dashboard as a Zone leader', as: 'leader', kind: 'read', target: 0.5, request: () => ({ method: 'GET', path: `/api/dashboard${q({ from: '2025-12-01', to: '2025-12-28' })}` }) },
+  { id: 'r3', title: 'report attendance-trend, whole church, 52 weeks', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: `/api/reports/attendance-trend${q(YEAR)}` }) },
+  { id: 'r4', title: 'report retention-funnel over a year', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: `/api/reports/retention-funnel${q(YEAR)}` }) },
+  { id: 'r5', title: 'report giving-summary over a year', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: `/api/reports/giving-summary${q(YEAR)}` }) },
+  { id: 's1', title: 'search box: name fragment', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/search${q({ q: ds.nameFragment })}` }) },
+  { id: 's2', title: 'search box: phone digits', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/search${q({ q: ds.phoneFragment })}` }) },
+  { id: 's3', title: 'advanced search, 4 conditions', as: 'admin', kind: 'read', target: 0.7, request: (ds) => advancedSearch(ds) },
+  { id: 'n1', title: 'unread notification count', as: 'admin', kind: 'read', target: 0.5, request: () => ({ method: 'GET', path: '/api/notifications/unread-count' }) },
+  { id: 'c1', title: 'audit of one contact (1M changes in the tenant)', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/audit${q({ entityType: 'contact', entityId: ds.auditContactId })}` }) },
+];
+
+/** Issue 16's advanced search: age between, memberOf a Zone, attended within (the generated year is 2025: 400 days), city. */
+function advancedSearch(ds: Dataset): HttpRequest {
+  return {
+    method: 'POST',
+    path: '/api/search/contacts',
+    body: {
+      match: 'all',
+      conditions: [
+        { field: 'age', operator: 'between', value: [18, 70] },
+        { field: 'memberOf', operator: 'eq', value: ds.zoneId },
+        { field: 'attendedWithinDays', operator: 'lt', value: 400 },
+        { field: 'city', operator: 'contains', value: 'a' },
+      ],
+    },
+  };
+}
+
+/** Each request checks a different family of 4 into one session. */
+function checkinRequests(ds: Dataset): () => HttpRequest {
+  let i = 0;
+  const span = ds.contactIds.last - ds.contactIds.first + 1;
+  return () => {
+    const start = ds.contactIds.first + ((++i * 4) % Math.max(4, span - 4));
+    return { method: 'POST', path: '/api/attendance/checkins', body: { sessionId: ds.checkinSessionId, contactIds: [start, start + 1, start + 2, start + 3] } };
+  };
+}
+
 const runId = Date.now().toString(36);
 let written = 0;
 

@@ -1,4 +1,4 @@
-import { and, count, eq, like, ne, sql } from 'drizzle-orm';
+import { and, count, eq, isNotNull, like, ne, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, type Dataset } from '../../bench/generate.js';
 import { SIZES } from '../../bench/sizes.js';
@@ -34,7 +34,18 @@ describe('bench data generator (toy size)', () => {
     expect(await countOf(groups, data.tenantId)).toBe(toy.groups);
     expect(await countOf(groupMemberships, data.tenantId)).toBe(toy.memberships);
     expect(await countOf(events, data.tenantId)).toBe(toy.events);
-    expect(await countOf(attendanceRecords, data.tenantId)).toBe(toy.attendance);
+    const [eventRecords] = await ctx.db.select({ n: count() }).from(attendanceRecords).where(and(eq(attendanceRecords.tenantId, data.tenantId), isNotNull(attendanceRecords.eventId)));
+    expect(Number(eventRecords.n)).toBe(toy.attendance);
+    // The modules' data: a year of weekly meetings per fellowship with records, tasks, cards, gifts, changes.
+    const one = async (query: SQL) => Number(((await ctx.db.execute(query)) as unknown as { rows: { n: number | string }[] }).rows[0].n);
+    const t = data.tenantId;
+    expect(await one(sql`select count(*) as n from attendance_sessions where tenant_id = ${t} and source = 'Service'`)).toBe(52 * (await one(sql`select count(*) as n from attendance_services where tenant_id = ${t}`)));
+    expect(await one(sql`select count(*) as n from attendance_records where tenant_id = ${t} and event_id is null`)).toBeGreaterThan(0);
+    expect(await one(sql`select count(*) as n from tasks where tenant_id = ${t} and card_id is null`)).toBe(toy.tasks);
+    expect(await one(sql`select count(*) as n from pipeline_cards where tenant_id = ${t} and pipeline_id = ${data.pipelineId}`)).toBe(toy.pipelineCards);
+    expect(await one(sql`select count(*) as n from contributions where tenant_id = ${t} and contact_id = ${data.donorContactId}`)).toBe(52);
+    expect(await one(sql`select count(*) as n from contributions c where tenant_id = ${t} and amount <> (select sum(amount) from contribution_lines l where l.tenant_id = c.tenant_id and l.contribution_id = c.id)`)).toBe(0);
+    expect(await one(sql`select count(*) as n from changes where tenant_id = ${t} and type = 'contact.updated'`)).toBe(toy.changes);
     const [big] = await ctx.db.select({ n: count() }).from(eventRegistrations).where(and(eq(eventRegistrations.tenantId, data.tenantId), eq(eventRegistrations.eventId, data.bigEventId)));
     expect(Number(big.n)).toBe(toy.bigEventRegistrations);
   });
