@@ -66,7 +66,7 @@ export async function financeSummary(tx: Db, auth: Pick<Principal, 'tenantId' | 
   const totals = await tx.execute(sql`
       with g as (${gifts})
       select coalesce(sum(net), 0)::bigint as total, count(distinct cid)::int as count, count(distinct contact_id)::int as donors,
-        coalesce(sum(net) / nullif(count(distinct cid), 0), 0)::bigint as average
+        coalesce(div(sum(net), nullif(count(distinct cid), 0)), 0)::bigint as average
       from g`);
   const byPeriod = new Map<string, ByFund>();
   for (const r of rowsOf<{ period: string; id: unknown; name: string; amount: unknown }>(funds)) {
