@@ -3,38 +3,36 @@ import type { Db } from '../../db/client.js';
 import { rowsOf } from './contact-links.js';
 
 /**
- * Possible duplicates as pairs of contacts sharing a key, each key a self-join on equal values of an
- * index (migration 0014): lower(email), phone digits (6 or more), normalised full name (persons) or
- * name (companies). Every join walks the tenant's key index once (equal keys meet), never all pairs
- * of contacts. The expressions here must stay identical to the indexes' expressions.
+ * Possible duplicates as pairs of contacts sharing a key: lower(email), phone digits (6 or more),
+ * normalised full name (persons: trimmed, case-folded, runs of up to four spaces made one) or name
+ * (companies). Each key is grouped over its index of the tenant (migration 0014: (tenant, key,
+ * contact), read in key order, the key computed once per row), and only the groups of two or more
+ * contacts make pairs: a self-join on equal keys inside each group, never all pairs of contacts.
+ * The expressions here must stay identical to the indexes' expressions.
  */
-export const PERSON_NAME_KEY = `lower(btrim(regexp_replace(x.first_name || ' ' || x.last_name, '\\s+', ' ', 'g')))`;
-export const COMPANY_NAME_KEY = `lower(btrim(regexp_replace(x.name, '\\s+', ' ', 'g')))`;
-
-const on = (expr: string, alias: string) => expr.replaceAll('x.', `${alias}.`);
+export const PERSON_NAME_KEY = `lower(replace(replace(btrim(x.first_name) || ' ' || btrim(x.last_name), '  ', ' '), '  ', ' '))`;
+export const COMPANY_NAME_KEY = `lower(replace(replace(btrim(x.name), '  ', ' '), '  ', ' '))`;
 
 /** A contact erased by POST /erase keeps the name "Erased": never offered as anyone's duplicate. */
-const NOT_ERASED = `NOT EXISTS (SELECT 1 FROM changes ch WHERE ch.tenant_id = a.tenant_id AND ch.entity_type = 'contact'
-  AND ch.entity_id = a.contact_id AND ch.type = 'contact.erased')`;
+const NOT_ERASED = `NOT EXISTS (SELECT 1 FROM changes ch WHERE ch.tenant_id = x.tenant_id AND ch.entity_type = 'contact'
+  AND ch.entity_id = x.contact_id AND ch.type = 'contact.erased')`;
+
+function keyGroup(reason: string, table: string, key: string, where: string): string {
+  return `
+    SELECT a.id AS a, b.id AS b, '${reason}' AS reason
+    FROM (SELECT array_agg(x.contact_id) AS ids FROM ${table} AS x WHERE ${where}
+          GROUP BY ${key} HAVING min(x.contact_id) <> max(x.contact_id)) AS g
+    CROSS JOIN LATERAL unnest(g.ids) AS a(id) JOIN LATERAL unnest(g.ids) AS b(id) ON b.id > a.id`;
+}
 
 function keyPairs(tenantId: number): string {
-  const t = Number(tenantId);
-  return `
-    SELECT a.contact_id AS a, b.contact_id AS b, 'email' AS reason FROM contact_emails a
-      JOIN contact_emails b ON b.tenant_id = a.tenant_id AND lower(b.value) = lower(a.value) AND b.contact_id > a.contact_id
-      WHERE a.tenant_id = ${t} AND b.tenant_id = ${t}
-    UNION
-    SELECT a.contact_id, b.contact_id, 'phone' FROM contact_phones a
-      JOIN contact_phones b ON b.tenant_id = a.tenant_id AND b.digits = a.digits AND b.contact_id > a.contact_id
-      WHERE a.tenant_id = ${t} AND b.tenant_id = ${t} AND length(a.digits) >= 6 AND length(b.digits) >= 6
-    UNION
-    SELECT a.contact_id, b.contact_id, 'name' FROM persons a
-      JOIN persons b ON b.tenant_id = a.tenant_id AND ${on(PERSON_NAME_KEY, 'b')} = ${on(PERSON_NAME_KEY, 'a')} AND b.contact_id > a.contact_id
-      WHERE a.tenant_id = ${t} AND b.tenant_id = ${t} AND ${NOT_ERASED}
-    UNION
-    SELECT a.contact_id, b.contact_id, 'name' FROM companies a
-      JOIN companies b ON b.tenant_id = a.tenant_id AND ${on(COMPANY_NAME_KEY, 'b')} = ${on(COMPANY_NAME_KEY, 'a')} AND b.contact_id > a.contact_id
-      WHERE a.tenant_id = ${t} AND b.tenant_id = ${t} AND ${NOT_ERASED}`;
+  const t = `x.tenant_id = ${Number(tenantId)}`;
+  return [
+    keyGroup('email', 'contact_emails', 'lower(x.value)', t),
+    keyGroup('phone', 'contact_phones', 'x.digits', `${t} AND length(x.digits) >= 6`),
+    keyGroup('name', 'persons', PERSON_NAME_KEY, `${t} AND ${NOT_ERASED}`),
+    keyGroup('name', 'companies', COMPANY_NAME_KEY, `${t} AND ${NOT_ERASED}`),
+  ].join('\n    UNION ALL');
 }
 
 export interface PairRow {
@@ -56,8 +54,8 @@ export async function duplicatePairs(tx: Db, tenantId: number, limit: number, of
       WITH pairs AS (
         SELECT k.a, k.b,
           CASE WHEN bool_or(k.reason = 'email') THEN 'email' WHEN bool_or(k.reason = 'phone') THEN 'phone' ELSE 'name' END AS reason,
-          least(100, greatest(max(CASE k.reason WHEN 'email' THEN 90 WHEN 'phone' THEN 80 ELSE 60 END)) + 5 * (count(*)::int - 1))::int AS points,
-          array_agg(k.reason ORDER BY k.reason) AS reasons
+          least(100, max(CASE k.reason WHEN 'email' THEN 90 WHEN 'phone' THEN 80 ELSE 60 END) + 5 * (count(DISTINCT k.reason)::int - 1))::int AS points,
+          array_agg(DISTINCT k.reason ORDER BY k.reason) AS reasons
         FROM (${keyPairs(tenantId)}) AS k
         GROUP BY k.a, k.b
       )
