@@ -7,7 +7,7 @@ const ctx = setupTestApp();
 
 describe('POST /api/search/contacts: bad input', () => {
   let t: TestTenant;
-  const post = (body: unknown) => api(ctx.app, t.admin.token).post('/api/search/contacts', body);
+  const post = (body: unknown) => api(ctx.app, t.admin.token).post('/api/search/contacts', body as object);
   const one = (field: string, operator: string, value?: unknown) => post({ conditions: [{ field, operator, ...(value === undefined ? {} : { value }) }] });
 
   beforeAll(async () => {

@@ -97,7 +97,7 @@ describe('POST /api/search/contacts', () => {
   let t: TestTenant;
   let tree: Awaited<ReturnType<typeof newTree>>;
   const id = {} as Record<Key, number>;
-  const post = (body: unknown) => api(ctx.app, t.admin.token).post('/api/search/contacts', body);
+  const post = (body: unknown) => api(ctx.app, t.admin.token).post('/api/search/contacts', body as object);
   const keysOf = (found: number[]) => found.map((x) => (Object.keys(id) as Key[]).find((k) => id[k] === x) ?? String(x)).sort();
 
   beforeAll(async () => {

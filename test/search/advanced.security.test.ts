@@ -10,7 +10,7 @@ describe('POST /api/search/contacts security', () => {
   let t: TestTenant;
   let tree: Awaited<ReturnType<typeof newTree>>;
   const id: Record<string, number> = {};
-  const post = (token: string | undefined, body: unknown) => api(ctx.app, token).post('/api/search/contacts', body);
+  const post = (token: string | undefined, body: unknown) => api(ctx.app, token).post('/api/search/contacts', body as object);
   const cond = (field: string, operator: string, value: unknown) => ({ conditions: [{ field, operator, value }] });
 
   beforeAll(async () => {

@@ -40,6 +40,19 @@ describe('saved lists', () => {
     expect((await as().get(`/api/search/lists/${list.id}`)).json()).toEqual(list);
   });
 
+  it('POST honours Idempotency-Key: a repeat returns the first list and creates nothing', async () => {
+    const body = { name: 'Idempotent', criteria: kampala };
+    const first = await as().post('/api/search/lists', body, { 'idempotency-key': 'list-1' });
+    const again = await as().post('/api/search/lists', body, { 'idempotency-key': 'list-1' });
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().id).toBe(first.json().id);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    const named = (await as().get('/api/search/lists?limit=100')).json().data.filter((l: { name: string }) => l.name === 'Idempotent');
+    expect(named).toHaveLength(1);
+    expect((await as().post('/api/search/lists', { ...body, shared: true }, { 'idempotency-key': 'list-1' })).statusCode).toBe(422);
+  });
+
   it('GET /lists/:id/contacts evaluates the list on read (a smart list reflects later changes)', async () => {
     const list = (await as().post('/api/search/lists', { name: 'Choir members', criteria: { conditions: [{ field: 'memberOf', operator: 'eq', value: choir.id }] } })).json();
     expect(list.count).toBe(0);
