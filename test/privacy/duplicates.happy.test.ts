@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { withTenant } from '../../src/db/client.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant, newUser, type TestTenant } from '../helpers/factories.js';
 import { person, post } from './privacy.helpers.js';
@@ -70,5 +72,19 @@ describe('GET /api/crm/duplicates', () => {
   it('an empty tenant has no pairs', async () => {
     const empty = await newTenant(ctx);
     expect((await api(ctx.app, empty.admin.token).get('/api/crm/duplicates')).json()).toEqual({ data: [], total: 0, page: 1, limit: 20 });
+  });
+});
+
+describe('duplicate keys and their indexes', () => {
+  it('each key is computed by the very expression its index holds (with scans forced onto indexes, every key uses its own)', async () => {
+    const { keyPairs } = await import('../../src/modules/privacy/duplicates.repository.js');
+    const tenant = await newTenant(ctx);
+    const plan = await withTenant(ctx.db, tenant.id, async (tx) => {
+      await tx.execute(sql`SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
+      const res = (await tx.execute(sql.raw(`EXPLAIN ${keyPairs(tenant.id)}`))) as unknown as { rows: Record<string, string>[] };
+      return res.rows.map((r) => Object.values(r)[0]).join('\n');
+    });
+    for (const index of ['contact_phones_dup_idx', 'persons_name_dup_idx', 'companies_name_dup_idx']) expect(plan, plan).toContain(index);
+    expect(plan).toMatch(/contact_emails_(dup|value)_idx/);
   });
 });

@@ -25,7 +25,8 @@ function keyGroup(reason: string, table: string, key: string, where: string): st
     CROSS JOIN LATERAL unnest(g.ids) AS a(id) JOIN LATERAL unnest(g.ids) AS b(id) ON b.id > a.id`;
 }
 
-function keyPairs(tenantId: number): string {
+/** Exported for the test that checks each key's expression is the one its index holds. */
+export function keyPairs(tenantId: number): string {
   const t = `x.tenant_id = ${Number(tenantId)}`;
   return [
     keyGroup('email', 'contact_emails', 'lower(x.value)', t),
