@@ -23,7 +23,7 @@ describe('change subscribers', () => {
     async handle(tx, change) {
       calls.push(change.id);
       await tx.execute(sql`insert into test_seen (consumer, tenant_id, change_id, type) values (${name}, ${change.tenantId}, ${change.id}, ${change.type})`);
-      if (failOn.delete(change.id)) throw new Error(`consumer failed on change ${change.id}`);
+      if (failOn.has(change.id)) throw new Error(`consumer failed on change ${change.id}`);
       if (crashOn.delete(change.id)) {
         // The transaction is lost mid-batch (as when the process dies): its savepoint is gone, so the
         // dispatcher cannot recover it and the whole batch's transaction rolls back.
@@ -74,15 +74,20 @@ describe('change subscribers', () => {
     await ctx.app.worker.drain();
     // The failed change's insert was rolled back with its savepoint; it waits in the queue.
     expect((await seen(t.id)).map((r) => Number(r.change_id))).toEqual(ids.filter((id) => id !== ids[4]));
-    expect(await queued(t.id)).toEqual([{ changeId: ids[4], attempts: 1 }]);
+    // (It keeps failing while failOn holds it: a slow drain may have retried it already.)
+    const waiting = await queued(t.id);
+    expect(waiting.map((q) => q.changeId)).toEqual([ids[4]]);
+    expect(waiting[0].attempts).toBeGreaterThanOrEqual(1);
+    failOn.clear();
     await makeDue();
     await ctx.app.worker.drain();
     const after = await seen(t.id);
     expect(after.map((r) => Number(r.change_id))).toEqual(ids);
     expect(after.every((r) => Number(r.n) === 1)).toBe(true);
     expect(await queued(t.id)).toEqual([]);
-    // Delivered at least once: the failed change reached the consumer twice, its effect once.
-    expect(calls.filter((id) => id === ids[4])).toHaveLength(2);
+    // Delivered at least once: the failed change reached the consumer again, its effect is kept once.
+    expect(calls.filter((id) => id === ids[4]).length).toBeGreaterThanOrEqual(2);
+    expect(calls.filter((id) => id === ids[3])).toHaveLength(1);
   });
 
   it('delivery killed mid-batch: nothing of the batch is kept, the next drain delivers everything once', async () => {
