@@ -58,6 +58,11 @@ describe('POST /api/crm/contacts/:id/erase', () => {
         VALUES (${tenant.id}, ${contact.id}, '2026-01-04', 12550, 'Cash', 'Payer Secretname', 'payer.secret@example.org') RETURNING id`)) as { id: number }[];
       secrets.push('Payer Secretname', 'payer.secret@example.org');
     }
+    if ((await query(ctx, tenant, sql`SELECT to_regclass('public.message_deliveries') IS NOT NULL AS ok`))[0].ok) {
+      const [{ id: messageId }] = await query(ctx, tenant, sql`INSERT INTO messages (tenant_id, subject, body) VALUES (${tenant.id}, 'Hi', 'Hello') RETURNING id`);
+      await query(ctx, tenant, sql`INSERT INTO message_deliveries (tenant_id, message_id, contact_id, email) VALUES (${tenant.id}, ${messageId}, ${contact.id}, 'delivered.secret@example.org')`);
+      secrets.push('delivered.secret@example.org');
+    }
     user = await newUser(ctx, tenant, ['contacts:read'], { contactId: contact.id, email: 'erased.user@example.org', username: `erasable-${contact.id}` });
     secrets.push('erased.user@example.org', `erasable-${contact.id}`);
     refreshToken = (await login(ctx, tenant, user.username)).refreshToken;
@@ -94,6 +99,8 @@ describe('POST /api/crm/contacts/:id/erase', () => {
       const [task] = await query(ctx, tenant, sql`SELECT contact_id, request_id FROM tasks WHERE id = ${taskId}`);
       expect(task).toEqual({ contact_id: null, request_id: null });
     }
+    const deliveries = await query(ctx, tenant, sql`SELECT email FROM message_deliveries WHERE contact_id = ${contact.id}`).catch(() => null);
+    if (deliveries) expect(deliveries).toEqual([{ email: '[erased]' }]);
     if (contributionId) {
       const [gift] = await query(ctx, tenant, sql`SELECT contact_id, amount, payer_name, payer_email FROM contributions WHERE id = ${contributionId}`);
       expect({ ...gift, amount: Number(gift.amount) }).toEqual({ contact_id: null, amount: 12550, payer_name: null, payer_email: null });
