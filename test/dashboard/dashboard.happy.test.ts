@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addDays, dayOfWeek } from '../../src/lib/periods.js';
-import { api, setupTestApp } from '../helpers/app.js';
+import { api, expectError, setupTestApp } from '../helpers/app.js';
 import { newPerson } from '../helpers/contacts.factories.js';
 import { newEvent } from '../helpers/events.factories.js';
 import { newTenant, newUser, type TestTenant, type TestUser } from '../helpers/factories.js';
@@ -118,5 +118,28 @@ describe('dashboard', () => {
     const d = (await api(ctx.app, t.admin.token).get(`/api/dashboard?from=${addDays(today(), -6)}&to=${today()}`)).json();
     expect(d.previousPeriod).toEqual({ from: addDays(today(), -13), to: addDays(today(), -7) });
     expect(d.giving).toMatchObject({ total: 5000, changePct: null });
+  });
+});
+
+describe('dashboard: bad input and security', () => {
+  it('401 without a token; window errors 400; unknown group 404', async () => {
+    const t = await newTenant(ctx);
+    expect((await api(ctx.app).get('/api/dashboard')).statusCode).toBe(401);
+    const admin = api(ctx.app, t.admin.token);
+    expect(expectError(await admin.get('/api/dashboard?from=2025-02-01&to=2025-01-01'), 400)).toMatch(/from/);
+    expect(expectError(await admin.get('/api/dashboard?from=2019-01-01&to=2025-01-01'), 400)).toMatch(/5 years/);
+    expect(expectError(await admin.get('/api/dashboard?from=2025-02-30'), 400)).toMatch(/from/);
+    expect(expectError(await admin.get('/api/dashboard?groupId=999999'), 404)).toBe('Group with id 999999 not found');
+  });
+
+  it("another tenant's data is never counted", async () => {
+    const t = await newTenant(ctx);
+    const d = (await api(ctx.app, t.admin.token).get('/api/dashboard')).json();
+    expect(d.giving).toEqual({ total: 0, donors: 0, averageGift: 0, changePct: null, byFund: [] });
+    expect(d.attendance).toMatchObject({ averagePresent: 0, firstTimeGuests: 0 });
+    expect(d.events.upcoming).toEqual([]);
+    expect(d.tasks).toEqual({ myOpen: 0, myOverdue: 0, unassigned: 0 });
+    expect(d.care).toEqual({ openRequests: 0 });
+    expect(d.groups).toEqual({ count: 0, members: 0, pendingRequests: 0 });
   });
 });

@@ -85,6 +85,18 @@ describe('submissions and rollup', () => {
     expect(b1.json().submittedBy).toEqual({ id: t.admin.id, username: 'admin' });
   });
 
+  it('a repeated POST with the same Idempotency-Key replays the first answer', async () => {
+    const body = { groupId: tree.fellowshipB1.id, period: weeksAgo(6), values: { attendance: 1, met: true } };
+    const headers = { 'idempotency-key': 'weekly-b1-1' };
+    const first = await api(ctx.app, t.admin.token).post(`/api/reports/templates/${tpl.id}/submissions`, body, headers);
+    expect(first.statusCode, first.body).toBe(201);
+    const again = await api(ctx.app, t.admin.token).post(`/api/reports/templates/${tpl.id}/submissions`, body, headers);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    expect((await changesOf(ctx, t, 'report.submitted')).filter((c) => c.entityId === first.json().id)).toHaveLength(1);
+    expect((await api(ctx.app, t.admin.token).delete(`/api/reports/submissions/${first.json().id}`)).statusCode).toBe(204);
+  });
+
   it('lists submissions in scope, newest period first', async () => {
     const all = (await api(ctx.app, t.admin.token).get(`/api/reports/templates/${tpl.id}/submissions`)).json();
     expect(all.total).toBe(4);
