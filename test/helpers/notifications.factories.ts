@@ -20,7 +20,7 @@ export interface ReceivedRequest {
 export interface WebhookReceiver {
   url: string;
   received: ReceivedRequest[];
-  /** The status to answer the next requests with (default 200); a function decides per request. */
+  /** The status to answer the next requests with (default 200; 0 never answers); a function decides per request. */
   respond: (status: number | ((req: ReceivedRequest) => number)) => void;
   close: () => Promise<void>;
 }
@@ -35,7 +35,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const raw = Buffer.concat(chunks).toString('utf8');
       const entry = { headers: req.headers, raw, json: JSON.parse(raw) };
       received.push(entry);
-      res.statusCode = decide(entry);
+      const status = decide(entry);
+      if (status === 0) return; // hang: never answer
+      res.statusCode = status;
       res.end('ok');
     });
   });
@@ -47,7 +49,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     respond: (status) => {
       decide = typeof status === 'number' ? () => status : status;
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

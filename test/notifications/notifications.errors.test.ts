@@ -4,7 +4,7 @@ import { api, expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant, type TestTenant } from '../helpers/factories.js';
 import { newLeaderOf, newTree } from '../helpers/groups.factories.js';
 import { newContact } from '../helpers/groups.factories.js';
-import { queryRows } from '../helpers/notifications.factories.js';
+import { queryRows, startWebhookReceiver } from '../helpers/notifications.factories.js';
 
 const ctx = setupTestApp();
 const W = '/api/notifications/webhooks';
@@ -117,6 +117,25 @@ describe('notifications: bad input', () => {
     expectError(await a.put('/api/notifications/preferences', { email: { 'task.assigned': 'no' } }), 400);
     expectError(await a.put('/api/notifications/preferences', { inApp: 'off' }), 400);
   });
+
+  it('a receiver that hangs is cut at 10 s and retried later', async () => {
+    const receiver = await startWebhookReceiver();
+    receiver.respond(0);
+    try {
+      const hook = (await a.post(W, { url: receiver.url, events: ['webhook.test'] })).json();
+      await a.post(`${W}/${hook.id}/test`);
+      const started = Date.now();
+      await ctx.app.worker.drain();
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(9_900);
+      expect(elapsed).toBeLessThan(20_000);
+      expect(receiver.received).toHaveLength(1);
+      const [d] = (await a.get(`${W}/${hook.id}/deliveries`)).json().data;
+      expect(d).toMatchObject({ status: 'Pending', attempts: 1, lastStatusCode: null, lastError: 'No response within 10 s', nextAttemptAt: expect.any(String) });
+    } finally {
+      await receiver.close();
+    }
+  }, 30_000);
 
   it('a receiver that is down: the delivery stays Pending with the connection error and a retry time', async () => {
     // Port 9 (discard) on loopback: nothing listens, the connection is refused.
