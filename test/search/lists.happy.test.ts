@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/client.js';
+import { ALL_PERMISSIONS } from '../../src/lib/permissions.js';
+import { savedListContactIdsSql } from '../../src/modules/search/lists.service.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant, type TestTenant } from '../helpers/factories.js';
 import { addMembership, newGroup, type TestGroup } from '../helpers/groups.factories.js';
@@ -104,6 +106,18 @@ describe('saved lists', () => {
     const renamed = (await as().put(`/api/search/lists/${list.id}`, { name: 'Gulu' })).json();
     expect(renamed).toMatchObject({ name: 'Gulu', shared: true, count: 1 });
     expect(ids((await as().get(`/api/search/lists/${list.id}/contacts`)).json())).toEqual([id.cy]);
+  });
+
+  it('savedListContactIdsSql gives another module the members as a subquery (same rule, same count)', async () => {
+    const list = (await as().post('/api/search/lists', { name: 'For messages', criteria: kampala })).json();
+    const auth = { userId: t.admin.id, tenantId: t.id, contactId: t.admin.contactId, username: 'admin', sessionId: 's', permissions: new Set(ALL_PERMISSIONS) };
+    const found = await withTenant(ctx.db, t.id, async (tx) => {
+      const members = await savedListContactIdsSql(tx, auth, list.id);
+      const result = await tx.execute(sql`select id from contacts where tenant_id = ${t.id} and id in ${members} order by id`);
+      return (result as unknown as { rows: { id: number }[] }).rows.map((r) => Number(r.id));
+    });
+    expect(found).toEqual([id.ann, id.ben].sort((a, b) => a - b));
+    await expect(withTenant(ctx.db, t.id, (tx) => savedListContactIdsSql(tx, auth, 999999))).rejects.toThrow('not found');
   });
 
   it('DELETE removes the list (204), then it is 404', async () => {

@@ -74,3 +74,8 @@ export async function countMatches(tx: Db, tenantId: number, predicates: SQL[]):
   const [row] = rowsOf<Record<string, number | string>>(await tx.execute(sql`select ${sql.join(columns, sql`, `)}`));
   return predicates.map((_, i) => ({ total: Number(row[`c${i}`]) }));
 }
+
+/** The matching contacts' ids as a subquery (for another module's statement). */
+export function contactIdsSql(tenantId: number, predicate: SQL): SQL {
+  return sql`(select "contacts"."id" from ${FROM} where "contacts"."tenant_id" = ${tenantId} and ${predicate})`;
+}

@@ -1,8 +1,10 @@
 import { Compile } from 'typebox/compile';
+import type { SQL } from 'drizzle-orm';
 import { withTenant, type Db } from '../../db/client.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
+import { contactIdsSql } from './advanced.repository.js';
 import { contactPage, countMatches, evaluatorFor, type Evaluator } from './advanced.service.js';
 import { checkCriteria, mayEvaluate, type CheckedCriteria } from './criteria.js';
 import * as repo from './lists.repository.js';
@@ -83,6 +85,25 @@ async function oneItem(tx: Db, auth: Principal, id: number): Promise<SavedList> 
   return item;
 }
 
+/** A saved list's current members as the caller may see them: 404 unless the caller's or shared, 403 if unreadable. */
+async function evaluateList(tx: Db, auth: Principal, id: number): Promise<{ criteria: CheckedCriteria; predicate: SQL }> {
+  const row = await visibleList(tx, auth, id);
+  const criteria = readable(row.criteria, auth);
+  if (!criteria) throw new ForbiddenError('This list has conditions on giving or attendance that you may not read');
+  const [predicate] = await (await evaluatorFor(tx, auth)).compile([criteria], { strictGroups: false });
+  return { criteria, predicate };
+}
+
+/**
+ * For other modules (e.g. a message to a saved list): the list's current members, as the caller
+ * may see them, as a subquery of contact ids for a statement in the caller's transaction.
+ * 404 when the list is neither the caller's nor shared; 403 when it reads what the caller may not.
+ */
+export async function savedListContactIdsSql(tx: Db, auth: Principal, listId: number): Promise<SQL> {
+  const { predicate } = await evaluateList(tx, auth, listId);
+  return contactIdsSql(auth.tenantId, predicate);
+}
+
 export function createListsService(db: Db) {
   return {
     list(auth: Principal, query: ListsQuery & PageRequest) {
@@ -137,11 +158,7 @@ export function createListsService(db: Db) {
     /** The list's members now (a smart list), as the reader may see them. */
     contacts(auth: Principal, id: number, request: PageRequest) {
       return withTenant(db, auth, async (tx) => {
-        const row = await visibleList(tx, auth, id);
-        const criteria = readable(row.criteria, auth);
-        if (!criteria) throw new ForbiddenError('This list has conditions on giving or attendance that you may not read');
-        const evaluator = await evaluatorFor(tx, auth);
-        const [predicate] = await evaluator.compile([criteria], { strictGroups: false });
+        const { criteria, predicate } = await evaluateList(tx, auth, id);
         return contactPage(tx, auth, predicate, criteria, request);
       });
     },
