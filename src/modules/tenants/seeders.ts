@@ -1,5 +1,7 @@
 import type { Db } from '../../db/client.js';
+import { seedAttendanceDemo } from '../attendance/attendance.seed.js';
 import { seedTasksDemo, seedTasksTenant } from '../tasks/tasks.seed.js';
+import { seedFinanceDemo } from '../finance/finance.seed.js';
 
 /**
  * What the modules add to a tenant. `tenant` runs inside createTenant's transaction (bound to the new
@@ -27,6 +29,8 @@ export const TENANT_SEEDERS: TenantSeeder[] = [
 ];
 
 export const DEMO_SEEDERS: DemoSeeder[] = [
+  seedFinanceDemo,
   seedTasksDemo,
+  seedAttendanceDemo,
   // one line per module
 ];
