@@ -1,5 +1,4 @@
 import type { Db } from '../../db/client.js';
-import { seedAttendanceDemo } from '../attendance/attendance.seed.js';
 import { seedTasksDemo, seedTasksTenant } from '../tasks/tasks.seed.js';
 import { seedFinanceDemo } from '../finance/finance.seed.js';
 
@@ -31,6 +30,5 @@ export const TENANT_SEEDERS: TenantSeeder[] = [
 export const DEMO_SEEDERS: DemoSeeder[] = [
   seedFinanceDemo,
   seedTasksDemo,
-  seedAttendanceDemo,
   // one line per module
 ];
