@@ -10,9 +10,33 @@ import { num } from './report.types.js';
 import { dayStartSql, groupsIn, rowsOf, type HierarchyScope, type Window } from './scope.js';
 
 /**
- * The dashboard's sections, ONE statement each (modules-contract §4), every one over an index:
- * the current window and the previous one of the same length are read together and split in SQL.
+ * The dashboard's sections, ONE query each (modules-contract §4), every one over an index: the
+ * current window and the previous one of the same length are read together and split in SQL.
+ * Each section hands its query to `q`; batchQueries sends all the sections asked for in the same
+ * tick as ONE statement (one round trip), each as a jsonb array of its rows.
  */
+
+export type Query = <T>(query: SQL) => Promise<T[]>;
+
+export function batchQueries(tx: Db): Query {
+  let pending: { query: SQL; resolve: (rows: never[]) => void; reject: (err: unknown) => void }[] = [];
+  async function flush() {
+    const items = pending;
+    pending = [];
+    try {
+      const columns = items.map((it, i) => sql`(select coalesce(jsonb_agg(x), '[]'::jsonb) from (${it.query}) x) as ${sql.identifier(`s${i}`)}`);
+      const [row] = rowsOf<Record<string, never[]>>(await tx.execute(sql`select ${sql.join(columns, sql`, `)}`));
+      items.forEach((it, i) => it.resolve(row[`s${i}`]));
+    } catch (err) {
+      for (const it of items) it.reject(err);
+    }
+  }
+  return <T>(query: SQL) =>
+    new Promise<T[]>((resolve, reject) => {
+      if (pending.length === 0) queueMicrotask(() => void flush());
+      pending.push({ query, resolve: resolve as (rows: never[]) => void, reject });
+    });
+}
 
 export interface Windows {
   current: Window;
@@ -20,16 +44,14 @@ export interface Windows {
 }
 
 /** Contacts are tenant-wide (api-contract §4): totals from contact_counts, new ones from the change feed. */
-export async function peopleSection(tx: Db, tenantId: number, timeZone: string, w: Windows) {
-  const [r] = rowsOf<{ by_status: Record<string, unknown> | null; cur: unknown; prev: unknown }>(
-    await tx.execute(sql`
+export async function peopleSection(q: Query, tenantId: number, timeZone: string, w: Windows) {
+  const [r] = await q<{ by_status: Record<string, unknown> | null; cur: unknown; prev: unknown }>(sql`
       select (select jsonb_object_agg(status, n) from (select status, sum(n) as n from contact_counts where tenant_id = ${tenantId} group by status) s) as by_status,
         count(*) filter (where c.occurred_at >= ${dayStartSql(w.current.from, timeZone)}) as cur,
         count(*) filter (where c.occurred_at < ${dayStartSql(w.current.from, timeZone)}) as prev
       from changes c
       where c.tenant_id = ${tenantId} and c.occurred_at >= ${dayStartSql(w.previous.from, timeZone)} and c.occurred_at < ${dayStartSql(addDays(w.current.to, 1), timeZone)}
-        and c.type = 'contact.created'`),
-  );
+        and c.type = 'contact.created'`);
   const byStatus = Object.fromEntries(CONTACT_STATUSES.map((s) => [s, num(r.by_status?.[s])]));
   const newInPeriod = num(r.cur);
   return { total: Object.values(byStatus).reduce((a, n) => a + n, 0), byStatus, newInPeriod, previousNew: num(r.prev), changePct: changePct(newInPeriod, num(r.prev)) };
@@ -51,9 +73,8 @@ function sessionInScope(tenantId: number, h: HierarchyScope): SQL {
  * session through attendance_records_session_contact_uq; per week. The attendance module exports a
  * summary for one window only, so the dashboard reads its tables here.
  */
-export async function attendanceSection(tx: Db, tenantId: number, h: HierarchyScope, w: Windows) {
-  const rows = rowsOf<{ period: string; cur: boolean; sessions: unknown; present: unknown; first_time: unknown }>(
-    await tx.execute(sql`
+export async function attendanceSection(q: Query, tenantId: number, h: HierarchyScope, w: Windows) {
+  const rows = await q<{ period: string; cur: boolean; sessions: unknown; present: unknown; first_time: unknown }>(sql`
       with s as (
         select s.id, s.date from attendance_sessions s
         where s.tenant_id = ${tenantId} and s.date between ${w.previous.from}::date and ${w.current.to}::date and not s.did_not_meet and ${sessionInScope(tenantId, h)}
@@ -63,8 +84,7 @@ export async function attendanceSection(tx: Db, tenantId: number, h: HierarchySc
       )
       select to_char(${periodStartSql(sql`s.date`, 'week')}, 'YYYY-MM-DD') as period, s.date >= ${w.current.from}::date as cur,
         count(*) as sessions, coalesce(sum(r.present), 0) as present, coalesce(sum(r.first_time), 0) as first_time
-      from s left join r on r.session_id = s.id group by 1, 2 order by 1`),
-  );
+      from s left join r on r.session_id = s.id group by 1, 2 order by 1`);
   const sum = (cur: boolean, k: 'sessions' | 'present' | 'first_time') => rows.filter((r) => r.cur === cur).reduce((a, r) => a + num(r[k]), 0);
   const avg = (cur: boolean) => (sum(cur, 'sessions') ? Math.round((sum(cur, 'present') / sum(cur, 'sessions')) * 100) / 100 : 0);
   const byPeriod = new Map(rows.filter((r) => r.cur).map((r) => [r.period, num(r.present)]));
@@ -72,9 +92,8 @@ export async function attendanceSection(tx: Db, tenantId: number, h: HierarchySc
 }
 
 /** Net giving (as the finance module counts it) in both windows, totals and per fund in one grouping-sets statement. */
-export async function givingSection(tx: Db, tenantId: number, w: Windows) {
-  const rows = rowsOf<{ cur: boolean; fund_id: unknown; fund_name: string | null; per_fund: unknown; total: unknown; gifts: unknown; donors: unknown }>(
-    await tx.execute(sql`
+export async function givingSection(q: Query, tenantId: number, w: Windows) {
+  const rows = await q<{ cur: boolean; fund_id: unknown; fund_name: string | null; per_fund: unknown; total: unknown; gifts: unknown; donors: unknown }>(sql`
       with g as (
         select c.id, c.contact_id, c.date >= ${w.current.from}::date as cur, l.fund_id, (l.amount - l.refunded_amount) as net
         from contributions c join contribution_lines l on l.tenant_id = c.tenant_id and l.contribution_id = c.id
@@ -84,8 +103,7 @@ export async function givingSection(tx: Db, tenantId: number, w: Windows) {
         count(distinct g.id) as gifts, count(distinct g.contact_id) as donors
       from g left join funds f on f.tenant_id = ${tenantId} and f.id = g.fund_id
       group by grouping sets ((g.cur), (g.cur, g.fund_id))
-      order by fund_name, g.fund_id`),
-  );
+      order by fund_name, g.fund_id`);
   const totalRow = (cur: boolean) => rows.find((r) => r.cur === cur && num(r.per_fund) === 1);
   const cur = totalRow(true);
   const prev = totalRow(false);
@@ -102,62 +120,52 @@ export async function givingSection(tx: Db, tenantId: number, w: Windows) {
 }
 
 /** Groups in scope, their active members and pending requests (groups_path_idx, the membership unique index). */
-export async function groupsSection(tx: Db, tenantId: number, h: HierarchyScope) {
-  const [r] = rowsOf<{ count: unknown; members: unknown; pending: unknown }>(
-    await tx.execute(sql`
+export async function groupsSection(q: Query, tenantId: number, h: HierarchyScope) {
+  const [r] = await q<{ count: unknown; members: unknown; pending: unknown }>(sql`
       with sg as (select g.id from groups g where g.tenant_id = ${tenantId} and ${groupsIn(h)})
       select (select count(*) from sg) as count,
         (select count(*) from group_memberships m where m.tenant_id = ${tenantId} and m.is_active and m.group_id in (select id from sg)) as members,
-        (select count(*) from group_membership_requests q where q.tenant_id = ${tenantId} and q.status = 'Pending' and q.group_id in (select id from sg)) as pending`),
-  );
+        (select count(*) from group_membership_requests q where q.tenant_id = ${tenantId} and q.status = 'Pending' and q.group_id in (select id from sg)) as pending`);
   return { count: num(r.count), members: num(r.members), pendingRequests: num(r.pending) };
 }
 
 /** The next 5 events from today (events_start_idx), visible and in scope, with their registration counts. */
-export async function eventsSection(tx: Db, tenantId: number, h: HierarchyScope, today: string) {
+export async function eventsSection(q: Query, tenantId: number, h: HierarchyScope, today: string) {
   const inScope = sql`exists (select 1 from groups g where g.tenant_id = ${tenantId} and g.id = e.group_id and ${groupsIn(h)})`;
   const where = h.root ? inScope : h.scope.all ? sql`true` : sql`(e.group_id is null or ${inScope})`;
-  const rows = rowsOf<{ id: unknown; name: string; start_date: string; registrations: unknown }>(
-    await tx.execute(sql`
+  const rows = await q<{ id: unknown; name: string; start_date: string; registrations: unknown }>(sql`
       select e.id, e.name, e.start_date::text as start_date,
         (select count(*) from event_registrations r where r.tenant_id = ${tenantId} and r.event_id = e.id) as registrations
       from events e where e.tenant_id = ${tenantId} and e.start_date >= ${today}::date and ${where}
-      order by e.start_date, e.id limit 5`),
-  );
+      order by e.start_date, e.id limit 5`);
   return { upcoming: rows.map((r) => ({ id: num(r.id), name: r.name, startDate: r.start_date, registrations: num(r.registrations) })) };
 }
 
 /** The caller's own open and overdue tasks (tasks_open_due_idx), and the open unassigned tasks they may see. */
-export async function tasksSection(tx: Db, auth: Principal, h: HierarchyScope, today: string) {
+export async function tasksSection(q: Query, auth: Principal, h: HierarchyScope, today: string) {
   const t = auth.tenantId;
   const unassigned = auth.permissions.has('tasks:read')
     ? sql`(select count(*) from tasks t where t.tenant_id = ${t} and t.assignee_user_id is null and t.status in ('Open', 'InProgress') and ${taskVisibleSql(t, auth, h)})`
     : sql`0`;
-  const [r] = rowsOf<{ my_open: unknown; my_overdue: unknown; unassigned: unknown }>(
-    await tx.execute(sql`
+  const [r] = await q<{ my_open: unknown; my_overdue: unknown; unassigned: unknown }>(sql`
       select count(*) as my_open, count(*) filter (where t.due_date < ${today}::date) as my_overdue, ${unassigned} as unassigned
-      from tasks t where t.tenant_id = ${t} and t.assignee_user_id = ${auth.userId} and t.status in ('Open', 'InProgress')`),
-  );
+      from tasks t where t.tenant_id = ${t} and t.assignee_user_id = ${auth.userId} and t.status in ('Open', 'InProgress')`);
   return { myOpen: num(r.my_open), myOverdue: num(r.my_overdue), unassigned: num(r.unassigned) };
 }
 
 /** Open (Open or InProgress) Counseling and Welfare requests, tenant-wide (care:read). */
-export async function careSection(tx: Db, tenantId: number) {
-  const [r] = rowsOf<{ n: unknown }>(
-    await tx.execute(sql`select count(*) as n from contact_requests q
-      where q.tenant_id = ${tenantId} and q.type in ('Counseling', 'Welfare') and q.status in ('Open', 'InProgress')`),
-  );
+export async function careSection(q: Query, tenantId: number) {
+  const [r] = await q<{ n: unknown }>(sql`select count(*) as n from contact_requests q
+      where q.tenant_id = ${tenantId} and q.type in ('Counseling', 'Welfare') and q.status in ('Open', 'InProgress')`);
   return { openRequests: num(r.n) };
 }
 
 /** Birthdays and anniversaries of the next 7 days (today included), tenant-wide as contacts are. */
-export async function occasionsSection(tx: Db, tenantId: number, today: string) {
-  const rows = rowsOf<{ contact_id: unknown; first_name: string; last_name: string; type: string; next_on: string; years: unknown }>(
-    await tx.execute(sql`${occasionsSql(tenantId, today, addDays(today, 6))}
+export async function occasionsSection(q: Query, tenantId: number, today: string) {
+  const rows = await q<{ contact_id: unknown; first_name: string; last_name: string; type: string; next_on: string; years: unknown }>(sql`${occasionsSql(tenantId, today, addDays(today, 6))}
       select o.contact_id, ${contactNames}, o.type, to_char(o.next_on, 'YYYY-MM-DD') as next_on, o.years
       from occ o ${joinNames(tenantId, sql`o.contact_id`)}
-      order by o.next_on, last_name, first_name, o.contact_id`),
-  );
+      order by o.next_on, last_name, first_name, o.contact_id`);
   const item = (r: (typeof rows)[number]) => ({ contact: { id: num(r.contact_id), firstName: r.first_name, lastName: r.last_name }, nextOn: r.next_on, years: num(r.years) });
   return { birthdays: rows.filter((r) => r.type === 'Birthday').map(item), anniversaries: rows.filter((r) => r.type === 'Anniversary').map(item) };
 }

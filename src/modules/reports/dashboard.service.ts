@@ -7,8 +7,8 @@ import type { Dashboard, DashboardQuery } from './dashboard.schemas.js';
 import { checkWindow, resolveScope } from './scope.js';
 
 /**
- * GET /api/dashboard: every section the caller may read, each ONE statement, all sent in one round
- * (Promise.all on the request's transaction). Default window: the last 4 weeks (this one included),
+ * GET /api/dashboard: every section the caller may read, each ONE query, all sent as ONE statement
+ * (batchQueries) after the tenant settings and the caller's place in the tree. Default window: the last 4 weeks (this one included),
  * compared with the window of the same length just before.
  */
 export function createDashboardService({ db }: { db: Db }) {
@@ -24,15 +24,17 @@ export function createDashboardService({ db }: { db: Db }) {
         const w = { current, previous };
         const h = await resolveScope(tx, auth, query.groupId, query.includeDescendants ?? true);
         const can = (p: string) => auth.permissions.has(p as never);
+        // Every section asked for here goes out as ONE statement (see batchQueries).
+        const q = repo.batchQueries(tx);
         const [people, attendance, giving, groups, events, tasks, care, occasions] = await Promise.all([
-          can('contacts:read') ? repo.peopleSection(tx, auth.tenantId, settings.timeZone, w) : undefined,
-          can('attendance:read') ? repo.attendanceSection(tx, auth.tenantId, h, w) : undefined,
-          can('finance:read') ? repo.givingSection(tx, auth.tenantId, w) : undefined,
-          can('groups:read') ? repo.groupsSection(tx, auth.tenantId, h) : undefined,
-          can('events:read') ? repo.eventsSection(tx, auth.tenantId, h, today) : undefined,
-          repo.tasksSection(tx, auth, h, today),
-          can('care:read') ? repo.careSection(tx, auth.tenantId) : undefined,
-          can('contacts:read') ? repo.occasionsSection(tx, auth.tenantId, today) : undefined,
+          can('contacts:read') ? repo.peopleSection(q, auth.tenantId, settings.timeZone, w) : undefined,
+          can('attendance:read') ? repo.attendanceSection(q, auth.tenantId, h, w) : undefined,
+          can('finance:read') ? repo.givingSection(q, auth.tenantId, w) : undefined,
+          can('groups:read') ? repo.groupsSection(q, auth.tenantId, h) : undefined,
+          can('events:read') ? repo.eventsSection(q, auth.tenantId, h, today) : undefined,
+          repo.tasksSection(q, auth, h, today),
+          can('care:read') ? repo.careSection(q, auth.tenantId) : undefined,
+          can('contacts:read') ? repo.occasionsSection(q, auth.tenantId, today) : undefined,
         ]);
         return {
           period: current,
