@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.js';
+import { seedAttendanceDemo } from '../attendance/attendance.seed.js';
 import { seedTasksDemo, seedTasksTenant } from '../tasks/tasks.seed.js';
 import { seedFinanceDemo } from '../finance/finance.seed.js';
 
@@ -30,5 +31,6 @@ export const TENANT_SEEDERS: TenantSeeder[] = [
 export const DEMO_SEEDERS: DemoSeeder[] = [
   seedFinanceDemo,
   seedTasksDemo,
+  seedAttendanceDemo,
   // one line per module
 ];
