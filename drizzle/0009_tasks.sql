@@ -132,7 +132,7 @@ CREATE UNIQUE INDEX "pipeline_cards_active_uq" ON "pipeline_cards" USING btree (
 --> statement-breakpoint
 CREATE INDEX "pipeline_cards_board_idx" ON "pipeline_cards" USING btree ("tenant_id","step_id","entered_step_at","id") WHERE "pipeline_cards"."status" = 'Active';
 --> statement-breakpoint
-CREATE INDEX "pipeline_cards_pipeline_idx" ON "pipeline_cards" USING btree ("tenant_id","pipeline_id","status","id");
+CREATE INDEX "pipeline_cards_pipeline_idx" ON "pipeline_cards" USING btree ("tenant_id","pipeline_id","status","step_id","id");
 --> statement-breakpoint
 CREATE INDEX "pipeline_cards_contact_idx" ON "pipeline_cards" USING btree ("tenant_id","contact_id");
 --> statement-breakpoint
@@ -158,7 +158,8 @@ CREATE INDEX "tasks_group_idx" ON "tasks" USING btree ("tenant_id","group_id");
 --> statement-breakpoint
 CREATE INDEX "tasks_request_idx" ON "tasks" USING btree ("tenant_id","request_id");
 --> statement-breakpoint
-CREATE INDEX "tasks_card_idx" ON "tasks" USING btree ("tenant_id","card_id");
+CREATE INDEX "tasks_card_idx" ON "tasks" USING btree ("tenant_id","card_id","id");--> statement-breakpoint
+CREATE INDEX "tasks_card_open_idx" ON "tasks" USING btree ("tenant_id","due_date","card_id") WHERE "tasks"."card_id" is not null and "tasks"."status" in ('Open', 'InProgress');
 --> statement-breakpoint
 CREATE INDEX "tasks_title_trgm_idx" ON "tasks" USING gin (lower("title") gin_trgm_ops);
 --> statement-breakpoint

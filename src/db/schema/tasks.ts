@@ -87,7 +87,8 @@ export const pipelineCards = pgTable(
     uniqueIndex('pipeline_cards_active_uq').on(t.tenantId, t.pipelineId, t.contactId).where(sql`${t.status} = 'Active'`),
     // The board: the active cards of a step in entry order.
     index('pipeline_cards_board_idx').on(t.tenantId, t.stepId, t.enteredStepAt, t.id).where(sql`${t.status} = 'Active'`),
-    index('pipeline_cards_pipeline_idx').on(t.tenantId, t.pipelineId, t.status, t.id),
+    // Board counts (an index-only scan of a pipeline's active cards by step) and lists by pipeline.
+    index('pipeline_cards_pipeline_idx').on(t.tenantId, t.pipelineId, t.status, t.stepId, t.id),
     index('pipeline_cards_contact_idx').on(t.tenantId, t.contactId),
   ],
 );
@@ -134,7 +135,9 @@ export const tasks = pgTable(
     index('tasks_contact_idx').on(t.tenantId, t.contactId),
     index('tasks_group_idx').on(t.tenantId, t.groupId),
     index('tasks_request_idx').on(t.tenantId, t.requestId),
-    index('tasks_card_idx').on(t.tenantId, t.cardId),
+    index('tasks_card_idx').on(t.tenantId, t.cardId, t.id),
+    // The board's overdue counts: open, overdue tasks of cards, by a range on due_date.
+    index('tasks_card_open_idx').on(t.tenantId, t.dueDate, t.cardId).where(sql`${t.cardId} is not null and ${t.status} in ('Open', 'InProgress')`),
     index('tasks_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
   ],
 );
