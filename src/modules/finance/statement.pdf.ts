@@ -31,15 +31,22 @@ export function renderStatementPdf(s: Statement): Promise<Buffer> {
   doc.moveDown();
 
   const cols = [left, left + 80, left + 230, left + 320];
+  const amountX = left + width - 110;
+  const widthOf = (i: number) => (cols[i + 1] ?? amountX) - cols[i] - 6;
+  /** One table row: long cells wrap inside their column and the row takes the height of the tallest. */
   const row = (cells: string[], amount: string, bold = false) => {
-    const y = doc.y;
     doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
-    cells.forEach((cell, i) => doc.text(cell, cols[i], y, { width: (cols[i + 1] ?? left + width - 110) - cols[i] - 6, lineBreak: false, ellipsis: true }));
-    doc.text(amount, left + width - 110, y, { width: 110, align: 'right' });
+    const height = Math.max(...cells.map((cell, i) => doc.heightOfString(cell || ' ', { width: widthOf(i) })), doc.heightOfString(amount, { width: 110 }));
+    if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
+    const y = doc.y;
+    cells.forEach((cell, i) => doc.text(cell, cols[i], y, { width: widthOf(i) }));
+    doc.text(amount, amountX, y, { width: 110, align: 'right' });
     doc.x = left;
+    doc.y = y + height + 3;
   };
   row(['Date', 'Fund', 'Method', 'Reference'], 'Amount', true);
-  doc.moveTo(left, doc.y).lineTo(left + width, doc.y).stroke();
+  doc.moveTo(left, doc.y - 1).lineTo(left + width, doc.y - 1).stroke();
+  doc.y += 3;
   if (s.lines.length === 0) doc.font('Helvetica').fontSize(10).text('No gifts in this period.', left);
   for (const l of s.lines) row([l.date, l.fund.name, l.method, l.reference ?? ''], money(l.amount));
   doc.moveDown();
