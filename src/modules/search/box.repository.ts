@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../plugins/auth.js';
 import { visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
+import { taskVisibility } from '../tasks/tasks.repository.js';
 import type { SearchType } from './search.schemas.js';
 import type { TextMatch } from './text-match.js';
 
@@ -94,29 +95,18 @@ function requestsBranch({ tenantId, auth, match, limit }: BranchInput): SQL {
     limit ${limit}`;
 }
 
-/**
- * Who sees a task (modules-contract §2): its creator and assignee always; with tasks:read the tasks
- * of visible groups (tasks without a group need hierarchy:all); a confidential task only its
- * assignee, its creator and holders of care:read. Expects "groups" joined on the task's group.
- */
-function taskVisibility(auth: Principal, scope: GroupScope): SQL {
-  const own = sql`(t.assignee_user_id = ${auth.userId} or t.created_by_user_id = ${auth.userId})`;
-  if (!auth.permissions.has('tasks:read')) return own;
-  const byGroup = scope.all ? sql`true` : sql`(t.group_id is not null and ${visibleGroupFilter(scope)})`;
-  const notConfidential = auth.permissions.has('care:read') ? sql`true` : sql`not t.confidential`;
-  return sql`(${own} or (${byGroup} and ${notConfidential}))`;
-}
-
+/** Tasks by the tasks module's own visibility rule (taskVisibility: over "tasks", with "groups" joined on the task's group). */
 function tasksBranch({ tenantId, auth, scope, match, limit }: BranchInput): SQL {
+  const visible = taskVisibility(auth, scope) ?? sql`true`;
   return sql`
-    select 'tasks' as kind, t.id, t.title as title, concat_ws(' · ', t.status, 'due ' || t.due_date::text) as subtitle,
-      case when search_fold(t.title) like search_fold(${match.pattern}::text) then 'title' else 'description' end as matched_on,
+    select 'tasks' as kind, "tasks".id, "tasks".title as title, concat_ws(' · ', "tasks".status, 'due ' || "tasks".due_date::text) as subtitle,
+      case when search_fold("tasks".title) like search_fold(${match.pattern}::text) then 'title' else 'description' end as matched_on,
       (count(*) over ())::int as total
-    from tasks t
-    left join "groups" on "groups".tenant_id = t.tenant_id and "groups".id = t.group_id
-    where t.tenant_id = ${tenantId} and t.id in (select search_task_ids(${match.pattern}::text))
-      and ${taskVisibility(auth, scope)}
-    order by t.due_date nulls last, t.id
+    from tasks as "tasks"
+    left join "groups" on "groups".tenant_id = "tasks".tenant_id and "groups".id = "tasks".group_id
+    where "tasks".tenant_id = ${tenantId} and "tasks".id in (select search_task_ids(${match.pattern}::text))
+      and ${visible}
+    order by "tasks".due_date nulls last, "tasks".id
     limit ${limit}`;
 }
 
