@@ -185,6 +185,16 @@ describe('inbox: notifications from changes', () => {
     expect(mailsTo('contact-mail@example.org').map((m) => m.text)).toEqual(['Via contact']);
   });
 
+  it('a change with malformed or missing ids notifies nobody and leaves nothing stuck in the queue', async () => {
+    await change(t, t.admin.id, 'task.assigned', 900, { assigneeUserId: 'abc' });
+    await change(t, t.admin.id, 'task.assigned', 901, {});
+    await change(t, null, 'report.missing', 902, { groupId: { id: 1 } });
+    await change(t, null, 'membership_request.created', 999999, { groupId: -1 });
+    await ctx.app.worker.drain();
+    const [row] = await queryRows<{ n: string }>(ctx, sql`select count(*) as n from change_queue where tenant_id = ${t.id}`);
+    expect(Number(row.n)).toBe(0);
+  });
+
   it('inbox pages: limit, page past the end', async () => {
     const user = await newUser(ctx, t, 'Member');
     for (let i = 0; i < 3; i++) await change(t, t.admin.id, 'task.assigned', 800 + i, { assigneeUserId: user.id, title: `T${i}` });

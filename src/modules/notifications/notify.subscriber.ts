@@ -26,21 +26,29 @@ async function rows<T>(tx: Db, query: SQL): Promise<T[]> {
 
 const ids = (list: { id: string | number }[]) => list.map((r) => Number(r.id));
 
+/** An id from a change's data, or undefined: a malformed value must not make the subscriber throw (and retry forever). */
+function idOf(value: unknown): number | undefined {
+  const n = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
 /** A contact's display name (a person's first and last name, or a company's name). */
-async function contactName(tx: Db, tenantId: number, contactId: unknown): Promise<string> {
-  if (contactId === undefined || contactId === null) return 'Someone';
+async function contactName(tx: Db, tenantId: number, contactIdValue: unknown): Promise<string> {
+  const contactId = idOf(contactIdValue);
+  if (contactId === undefined) return 'Someone';
   const [row] = await rows<{ name: string }>(tx, sql`
     select coalesce(p.first_name || ' ' || p.last_name, co.name, 'Someone') as name from contacts c
     left join persons p on p.tenant_id = c.tenant_id and p.contact_id = c.id
     left join companies co on co.tenant_id = c.tenant_id and co.contact_id = c.id
-    where c.tenant_id = ${tenantId} and c.id = ${Number(contactId)}`);
+    where c.tenant_id = ${tenantId} and c.id = ${contactId}`);
   return row?.name ?? 'Someone';
 }
 
-async function groupOf(tx: Db, tenantId: number, groupId: unknown) {
-  if (groupId === undefined || groupId === null) return undefined;
+async function groupOf(tx: Db, tenantId: number, groupIdValue: unknown) {
+  const groupId = idOf(groupIdValue);
+  if (groupId === undefined) return undefined;
   const [row] = await rows<{ id: string | number; name: string; path: string }>(tx, sql`
-    select id, name, path from groups where tenant_id = ${tenantId} and id = ${Number(groupId)}`);
+    select id, name, path from groups where tenant_id = ${tenantId} and id = ${groupId}`);
   return row && { id: Number(row.id), name: row.name, path: row.path };
 }
 
@@ -64,9 +72,10 @@ function ancestorPaths(path: string): string[] {
   return parts.map((_, i) => `/${parts.slice(0, i + 1).join('/')}/`);
 }
 
-async function usersOfContact(tx: Db, tenantId: number, contactId: unknown): Promise<number[]> {
-  if (contactId === undefined || contactId === null) return [];
-  return ids(await rows(tx, sql`select id from users where tenant_id = ${tenantId} and contact_id = ${Number(contactId)} and status = 'Active'`));
+async function usersOfContact(tx: Db, tenantId: number, contactIdValue: unknown): Promise<number[]> {
+  const contactId = idOf(contactIdValue);
+  if (contactId === undefined) return [];
+  return ids(await rows(tx, sql`select id from users where tenant_id = ${tenantId} and contact_id = ${contactId} and status = 'Active'`));
 }
 
 async function membershipRequest(tx: Db, change: ChangeEvent) {
@@ -80,10 +89,10 @@ async function membershipRequest(tx: Db, change: ChangeEvent) {
 
 const planners: Record<NotificationType, (tx: Db, change: ChangeEvent) => Promise<Plan | undefined>> = {
   'task.assigned': async (tx, c) => {
-    const assignee = c.data.assigneeUserId;
-    if (assignee === undefined || assignee === null) return undefined;
+    const assignee = idOf(c.data.assigneeUserId);
+    if (assignee === undefined) return undefined;
     const title = typeof c.data.title === 'string' ? c.data.title : `Task ${c.entityId}`;
-    return { userIds: [Number(assignee)], title: 'A task was assigned to you', body: title, link: { entityType: 'task', entityId: c.entityId } };
+    return { userIds: [assignee], title: 'A task was assigned to you', body: title, link: { entityType: 'task', entityId: c.entityId } };
   },
 
   'membership_request.created': async (tx, c) => {
@@ -105,8 +114,8 @@ const planners: Record<NotificationType, (tx: Db, change: ChangeEvent) => Promis
       select contact_id, type from contact_requests where tenant_id = ${c.tenantId} and id = ${c.entityId}`);
     const type = request?.type ?? c.data.type;
     if (type !== 'Prayer') return undefined;
-    const contactId = request ? Number(request.contact_id) : Number(c.data.contactId);
-    if (!Number.isFinite(contactId)) return undefined;
+    const contactId = request ? Number(request.contact_id) : idOf(c.data.contactId);
+    if (contactId === undefined) return undefined;
     // The leaders of the contact's fellowship(s): the groups of the Fellowship category (level 6)
     // the contact is an active member of.
     const userIds = await leaderUsers(tx, c.tenantId, sql`g.id in (
@@ -130,10 +139,10 @@ const planners: Record<NotificationType, (tx: Db, change: ChangeEvent) => Promis
   'message.failed': async (tx, c) => {
     const [message] = await rows<{ created_by: string | number | null; subject: string; failed: number; recipient_count: number }>(tx, sql`
       select created_by, subject, failed, recipient_count from messages where tenant_id = ${c.tenantId} and id = ${c.entityId}`);
-    const sender = message?.created_by ?? c.data.senderUserId;
-    if (sender === undefined || sender === null) return undefined;
+    const sender = idOf(message?.created_by ?? c.data.senderUserId);
+    if (sender === undefined) return undefined;
     const body = message ? `"${message.subject}" could not be sent (${message.failed} of ${message.recipient_count} failed)` : 'A message could not be sent';
-    return { userIds: [Number(sender)], title: 'Message failed', body, link: { entityType: 'message', entityId: c.entityId } };
+    return { userIds: [sender], title: 'Message failed', body, link: { entityType: 'message', entityId: c.entityId } };
   },
 };
 
