@@ -94,6 +94,16 @@ describe('tasks: create, read, list, update', () => {
     expect((await client.get(`/api/tasks/${task.id}`)).statusCode).toBe(404);
   });
 
+  it('POST with an Idempotency-Key creates once and replays the first response', async () => {
+    const client = api(ctx.app, t.admin.token);
+    const first = await client.post('/api/tasks', { title: 'Once' }, { 'idempotency-key': 'task-once-1' });
+    const again = await client.post('/api/tasks', { title: 'Once' }, { 'idempotency-key': 'task-once-1' });
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json().id).toBe(first.json().id);
+    expect((await client.get('/api/tasks?q=Once')).json().total).toBe(1);
+  });
+
   it('a task on a request takes its contact', async () => {
     const req = await api(ctx.app, t.admin.token).post('/api/crm/requests', { contactId, type: 'Prayer', description: 'For healing' });
     expect(req.statusCode).toBe(201);
