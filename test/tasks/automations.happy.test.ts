@@ -186,15 +186,30 @@ describe('automations from the change feed', () => {
 });
 
 describe('automations on a tenant from before the migration', () => {
-  it('the migration seeds the pipeline and the two automations inactive for existing tenants', async () => {
-    // Re-run the migration's seeding statement for a tenant without them (as migrate did for older tenants).
-    const t = await newTenant(ctx);
-    const rows = await withTenant(ctx.db, t.id, (tx) => tx.execute(sql`select name, is_active from automations where tenant_id = ${t.id} order by name`));
-    expect((rows as unknown as { rows: { name: string; is_active: boolean }[] }).rows.map((r) => r.is_active)).toEqual([true, true]);
+  it('the migration seeds the pipeline and the two automations, inactive, for tenants that exist', async () => {
     const fs = await import('node:fs');
+    const { insertTenant } = await import('../../src/modules/tenants/tenants.repository.js');
     const migration = fs.readFileSync(new URL('../../drizzle/0009_tasks.sql', import.meta.url), 'utf8');
     const seed = migration.slice(migration.lastIndexOf('--> statement-breakpoint') + '--> statement-breakpoint'.length);
-    expect(seed).toMatch(/'First visit → New people'[\s\S]*false/);
-    expect(seed).toMatch(/'Prayer request → task'[\s\S]*false/);
+    // A tenant made without the seeders, as the tenants of before the migration were; the
+    // migration's statement run again for it alone.
+    const old = await insertTenant(ctx.db, { slug: `old-${Date.now()}`, name: 'Old church' });
+    await ctx.db.execute(sql.raw(seed.replace('FROM "tenants" t', `FROM "tenants" t WHERE t."id" = ${old.id}`)));
+    const rows = await withTenant(ctx.db, old.id, async (tx) => ({
+      pipelines: (await tx.execute(sql`select id, name, is_active from pipelines where tenant_id = ${old.id}`)) as unknown as { rows: { id: string | number; name: string; is_active: boolean }[] },
+      steps: (await tx.execute(sql`select name, position, due_in_days from pipeline_steps where tenant_id = ${old.id} order by position`)) as unknown as { rows: { name: string; position: number; due_in_days: number }[] },
+      autos: (await tx.execute(sql`select name, trigger, conditions, action, is_active from automations where tenant_id = ${old.id} order by name`)) as unknown as { rows: { name: string; trigger: string; conditions: unknown; action: { pipelineId?: number }; is_active: boolean }[] },
+    }));
+    expect(rows.pipelines.rows).toHaveLength(1);
+    expect(rows.pipelines.rows[0]).toMatchObject({ name: 'New people', is_active: true });
+    expect(rows.steps.rows.map((r) => [r.position, r.name, r.due_in_days])).toEqual([
+      [1, 'Welcome call', 2], [2, 'Matched to a fellowship', 7], [3, 'Attended a fellowship', 14], [4, 'Joined a serving team', 30], [5, 'Baptised', 60],
+    ]);
+    expect(rows.autos.rows.map((r) => [r.name, r.trigger, r.is_active])).toEqual([
+      ['First visit → New people', 'attendance.first_visit', false],
+      ['Prayer request → task', 'request.created', false],
+    ]);
+    expect(rows.autos.rows[0].action).toEqual({ type: 'addToPipeline', pipelineId: Number(rows.pipelines.rows[0].id), assignTo: 'groupLeader' });
+    expect(rows.autos.rows[1].conditions).toEqual({ type: 'Prayer' });
   });
 });
