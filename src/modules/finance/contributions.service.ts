@@ -28,9 +28,9 @@ export async function checkLineFunds(tx: Db, tenantId: number, lines: readonly L
   if (inactive.length) throw new BadRequestError(`Fund ${inactive.map((f) => `${f.name} (id ${f.id})`).join(', ')} is not active`);
 }
 
-/** The batch exists (404) and is Open (409). */
+/** The batch exists (404) and is Open (409); FOR SHARE holds off a concurrent close until commit. */
 export async function checkOpenBatch(tx: Db, tenantId: number, batchId: number): Promise<void> {
-  const rows = rowsOf<{ status: string; name: string }>(await tx.execute(sql`select status, name from batches where tenant_id = ${tenantId} and id = ${batchId}`));
+  const rows = rowsOf<{ status: string; name: string }>(await tx.execute(sql`select status, name from batches where tenant_id = ${tenantId} and id = ${batchId} for share`));
   if (!rows[0]) throw new NotFoundError('Batch', batchId);
   if (rows[0].status !== 'Open') throw new ConflictError(`Batch ${rows[0].name} (id ${batchId}) is closed`);
 }

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { withTenant, type Db } from '../../db/client.js';
 import { toMinor } from '../../lib/money.js';
@@ -67,9 +67,8 @@ export function createExportService({ db }: { db: Db }) {
         }
       }
       const out = csvStream(EXPORT_COLUMNS);
-      const source = Readable.from(records());
-      source.on('error', (err) => out.destroy(err));
-      return source.pipe(out);
+      // pipeline: a client that goes away destroys the reader too (no generator left suspended).
+      return pipeline(Readable.from(records()), out, () => {});
     },
   };
 }
