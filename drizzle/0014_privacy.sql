@@ -11,5 +11,6 @@ CREATE INDEX IF NOT EXISTS "persons_name_dup_idx" ON "persons" USING btree ("ten
 --> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "companies_name_dup_idx" ON "companies" USING btree ("tenant_id", (lower(replace(replace(btrim("name"), '  ', ' '), '  ', ' '))), "contact_id");
 --> statement-breakpoint
--- The timeline, erase and export find a contact's changes by data->>'contactId' as well as by entity.
-CREATE INDEX IF NOT EXISTS "changes_data_contact_idx" ON "changes" USING btree ("tenant_id", (("data" ->> 'contactId')));
+-- Erase finds the changes naming the person as the other side of a relationship (the contact's own
+-- changes and those carrying data.contactId are served by changes_entity_idx and changes_contact_idx).
+CREATE INDEX IF NOT EXISTS "changes_related_contact_idx" ON "changes" USING btree ("tenant_id", ("data" -> 'relatedContactId')) WHERE "data" ? 'relatedContactId';

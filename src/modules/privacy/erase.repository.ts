@@ -104,7 +104,8 @@ export async function scrubAudit(tx: Db, tenantId: number, contactId: number, us
   const rows = rowsOf<{ id: string | number; changes: unknown; data: unknown }>(
     await tx.execute(sql`SELECT id, changes, data FROM changes WHERE tenant_id = ${tenantId} AND (
         (entity_type = 'contact' AND entity_id = ${contactId})
-        OR data->>'contactId' = ${String(contactId)} OR data->>'relatedContactId' = ${String(contactId)}
+        OR data->'contactId' = to_jsonb(${contactId}::bigint)
+        OR (data ? 'relatedContactId' AND data->'relatedContactId' = to_jsonb(${contactId}::bigint))
         ${userId !== undefined ? sql`OR (entity_type = 'user' AND entity_id = ${userId})` : sql``})
       ORDER BY id FOR UPDATE`),
   );

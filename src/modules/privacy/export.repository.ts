@@ -62,7 +62,7 @@ export async function loadSections(tx: Db, tenantId: number, contactId: number, 
       'entity', json_build_object('type', c.entity_type, 'id', c.entity_id), 'actorUserId', c.actor_user_id, 'changes', c.changes, 'data', c.data)
       ORDER BY c.id), '[]'::json)
     FROM changes c WHERE c.tenant_id = ${tenantId}
-      AND ((c.entity_type = 'contact' AND c.entity_id = ${contactId}) OR c.data->>'contactId' = ${String(contactId)}))`;
+      AND ((c.entity_type = 'contact' AND c.entity_id = ${contactId}) OR c.data->'contactId' = to_jsonb(${contactId}::bigint)))`;
   const [row] = rowsOf<Record<string, unknown>>(await tx.execute(sql`SELECT ${sql.join([...columns, sql`${timeline} AS timeline`], sql`, `)}`));
   const out: Record<string, unknown[]> = {};
   for (const name of NAMED_SECTIONS) out[name] = [];
