@@ -128,6 +128,21 @@ describe('cards and the board', () => {
     expect((await client.post(`/api/tasks/pipelines/${pipelineId}/cards`, { contactId })).statusCode).toBe(201);
   });
 
+  it('two moves of one card at once run one after the other: one open task, two steps on', async () => {
+    const contactId = await newContact(ctx, t, 'Con', 'Current');
+    const client = api(ctx.app, leader.token);
+    const card = (await client.post(`/api/tasks/pipelines/${pipelineId}/cards`, { contactId })).json();
+    const [a, b] = await Promise.all([
+      client.put(`/api/tasks/cards/${card.id}/move`, { direction: 'next' }),
+      client.put(`/api/tasks/cards/${card.id}/move`, { direction: 'next' }),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    const [now] = (await client.get(`/api/tasks/cards?contactId=${contactId}`)).json().data;
+    expect(now.step.id).toBe(steps[2].id);
+    const open = (await client.get(`/api/tasks?contactId=${contactId}&status=Open`)).json();
+    expect(open.total).toBe(1);
+  });
+
   it('removing a card cancels its open task', async () => {
     const contactId = await newContact(ctx, t, 'Cy', 'Gone');
     const client = api(ctx.app, leader.token);

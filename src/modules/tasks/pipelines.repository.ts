@@ -132,6 +132,12 @@ export async function findVisibleCard(tx: Db, auth: Principal, scope: GroupScope
   return row?.card;
 }
 
+/** The stored card, locked until the transaction ends (two moves of one card run one after the other). */
+export async function lockCard(tx: Db, tenantId: number, id: number): Promise<CardRow | undefined> {
+  const [row] = await tx.select().from(pipelineCards).where(and(eq(pipelineCards.tenantId, tenantId), eq(pipelineCards.id, id))).for('update');
+  return row;
+}
+
 export async function insertCard(tx: Db, tenantId: number, values: { pipelineId: number; stepId: number; contactId: number; assigneeUserId: number | null; groupId: number | null }): Promise<CardRow | undefined> {
   // The partial unique index (one Active card per contact and pipeline) answers a duplicate: no row.
   const [row] = await tx.insert(pipelineCards).values({ ...values, tenantId }).onConflictDoNothing().returning();

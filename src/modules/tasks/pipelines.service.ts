@@ -33,7 +33,8 @@ const stepValues = (s: StepInput, i: number): cardsRepo.StepValues => ({ name: s
 export function createPipelinesService(db: Db) {
   async function visibleCard(tx: Db, auth: Principal, id: number) {
     const scope = await loadGroupScope(tx, auth);
-    const card = await cardsRepo.findVisibleCard(tx, auth, scope, id);
+    const visible = await cardsRepo.findVisibleCard(tx, auth, scope, id);
+    const card = visible && (await cardsRepo.lockCard(tx, auth.tenantId, id));
     if (!card) throw new NotFoundError('Card', id);
     return card;
   }

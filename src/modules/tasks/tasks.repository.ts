@@ -97,13 +97,21 @@ export async function findVisibleTask(tx: Db, auth: Principal, scope: GroupScope
   return r ? { row: r.task, item: toTaskItem(r) } : undefined;
 }
 
+/** The stored row, locked until the transaction ends: a transition is checked against the row it changes. */
+export async function lockTask(tx: Db, tenantId: number, id: number): Promise<TaskRow | undefined> {
+  const [row] = await tx.select().from(tasks).where(and(eq(tasks.tenantId, tenantId), eq(tasks.id, id))).for('update');
+  return row;
+}
+
 /** Tasks among `ids` the caller may see (bulk actions), by id. */
 export async function findVisibleTasks(tx: Db, auth: Principal, scope: GroupScope, ids: readonly number[]): Promise<Map<number, TaskRow>> {
   const rows = await tx
     .select({ task: tasks })
     .from(tasks)
     .leftJoin(groups, and(eq(groups.tenantId, auth.tenantId), eq(groups.id, tasks.groupId)))
-    .where(and(eq(tasks.tenantId, auth.tenantId), sql`${tasks.id} = any(${idArray(ids)})`, taskVisibility(auth, scope)));
+    .where(and(eq(tasks.tenantId, auth.tenantId), sql`${tasks.id} = any(${idArray(ids)})`, taskVisibility(auth, scope)))
+    .orderBy(asc(tasks.id))
+    .for('update', { of: tasks });
   return new Map(rows.map((r) => [r.task.id, r.task]));
 }
 

@@ -17,8 +17,10 @@ const ASSIGNEE_ONLY = 'Without tasks:write, the assignee may only change the sta
  * and comments) being its assignee (else 403).
  */
 async function writableTask(tx: Db, auth: Principal, scope: GroupScope, id: number, today: string, assigneeMay: boolean | ((row: repo.TaskRow) => boolean)) {
-  const found = await repo.findVisibleTask(tx, auth, scope, id, today);
-  if (!found) throw new NotFoundError('Task', id);
+  const visible = await repo.findVisibleTask(tx, auth, scope, id, today);
+  const locked = visible && (await repo.lockTask(tx, auth.tenantId, id));
+  if (!visible || !locked) throw new NotFoundError('Task', id);
+  const found = { ...visible, row: locked };
   if (auth.permissions.has('tasks:write')) return found;
   const may = typeof assigneeMay === 'function' ? assigneeMay(found.row) : assigneeMay;
   if (may && found.row.assigneeUserId === auth.userId) return found;
