@@ -90,7 +90,7 @@ export async function listContactRows(tx: Db, tenantId: number, filter: ContactF
     .as('page');
   const rows = await tx
     .select({
-      id: contacts.id, category: contacts.category, status: contacts.status, emailOptOut: contacts.emailOptOut,
+      id: contacts.id, category: contacts.category, status: contacts.status,
       firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender, companyName: companies.name,
       emails: sql<ValueItem[]>`${EMAILS}`, phones: sql<ValueItem[]>`${PHONES}`,
       total: q ? sql<number | null>`${page.matches}` : sql<number | null>`(${countedTotal(tx, tenantId, filter)})`, // int4: a number on both drivers

@@ -127,7 +127,6 @@ export const ContactListItem = Type.Object({
   id: Id,
   category: Category,
   status: Status,
-  emailOptOut: Type.Boolean(),
   person: Type.Optional(Type.Object({ firstName: S, lastName: S, gender: NS })),
   company: Type.Optional(Type.Object({ name: S })),
   emails: Type.Array(EmailOut),

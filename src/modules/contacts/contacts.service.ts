@@ -35,7 +35,6 @@ export async function listContacts(db: Db, auth: Principal, query: ContactListQu
       id: r.id,
       category: r.category,
       status: r.status,
-      emailOptOut: r.emailOptOut,
       ...(r.category === 'Person' ? { person: { firstName: r.firstName ?? '', lastName: r.lastName ?? '', gender: r.gender } } : {}),
       ...(r.category === 'Company' ? { company: { name: r.companyName ?? '' } } : {}),
       emails: r.emails,
