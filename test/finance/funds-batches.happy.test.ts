@@ -68,7 +68,7 @@ describe('batches', () => {
     expect(closed.json()).toMatchObject({ status: 'Closed', variance: 100, closedBy: { id: tr.id, username: tr.username } });
     expect(typeof closed.json().closedAt).toBe('string');
     const [change] = await ctx.db.select().from(changes).where(and(eq(changes.tenantId, t.id), eq(changes.type, 'batch.closed'), eq(changes.entityId, b.id)));
-    expect(change).toMatchObject({ actorUserId: tr.id, data: { batchId: b.id, forced: true, variance: 100 } });
+    expect(change).toMatchObject({ actorUserId: tr.id, data: { batchId: b.id, forced: true, varianceAmount: 100 } });
     expect((await api(ctx.app, tr.token).put(`/api/finance/batches/${b.id}/reopen`)).statusCode).toBe(403);
     const reopened = await api(ctx.app, fin.token).put(`/api/finance/batches/${b.id}/reopen`);
     expect(reopened.statusCode, reopened.body).toBe(200);

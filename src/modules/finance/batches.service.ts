@@ -45,7 +45,7 @@ async function findBatch(tx: Db, tenantId: number, id: number, lock = false): Pr
   return toBatch(row, await currencyOf(tx, tenantId));
 }
 
-const closedData = (b: BatchItem) => ({ batchId: b.id, name: b.name, totalAmount: b.totalAmount, contributionCount: b.contributionCount, variance: b.variance, currency: b.currency });
+const closedData = (b: BatchItem) => ({ batchId: b.id, name: b.name, totalAmount: b.totalAmount, contributionCount: b.contributionCount, varianceAmount: b.variance, currency: b.currency });
 
 export function createBatchesService({ db }: { db: Db }) {
   return {

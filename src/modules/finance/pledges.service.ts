@@ -105,7 +105,7 @@ export function createPledgesService({ db }: { db: Db }) {
         const pledge = await load(tx, t, Number(row.id));
         await recordChanges(tx, auth, [{
           type: 'pledge.created', entityId: pledge.id,
-          data: { contactId: pledge.contactId, fundId: pledge.fundId, fundIds: [pledge.fundId], amount: pledge.amount, currency: pledge.currency, frequency: pledge.frequency, totalPledged: pledge.totalPledged, campaign: pledge.campaign },
+          data: { contactId: pledge.contactId, fundId: pledge.fundId, fundIds: [pledge.fundId], amount: pledge.amount, currency: pledge.currency, frequency: pledge.frequency, totalPledgedAmount: pledge.totalPledged, campaign: pledge.campaign },
         }]);
         return pledge;
       });
