@@ -78,8 +78,8 @@ export interface ReceivedMail {
 export interface SmtpReceiver {
   url: string;
   mails: ReceivedMail[];
-  /** Makes the server refuse the recipients matching the predicate (a 550 at RCPT TO). */
-  refuse: (predicate: (address: string) => boolean) => void;
+  /** Makes the server refuse the recipients matching the predicate at RCPT TO (550 by default; 451 is "try later"). */
+  refuse: (predicate: (address: string) => boolean, code?: number) => void;
   close: () => Promise<void>;
 }
 
@@ -105,6 +105,7 @@ function parseMail(raw: string, envelope: { from: string; to: string[] }): Recei
 export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   const mails: ReceivedMail[] = [];
   let refused: (address: string) => boolean = () => false;
+  let refusalCode = 550;
   const server = new SMTPServer({
     secure: false,
     authOptional: true,
@@ -112,7 +113,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     disableReverseLookup: true,
     logger: false,
     onRcptTo(address, _session, callback) {
-      if (refused(address.address)) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+      if (refused(address.address)) return callback(Object.assign(new Error(refusalCode >= 500 ? 'Mailbox unavailable' : 'Try again later'), { responseCode: refusalCode }));
       callback();
     },
     onData(stream, session, callback) {
@@ -133,8 +134,9 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    refuse: (predicate) => {
+    refuse: (predicate, code = 550) => {
       refused = predicate;
+      refusalCode = code;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -97,6 +97,41 @@ describe('messages: happy paths (a real SMTP server on loopback)', () => {
     expect(inbox.data[0].body).toContain('Notice');
   });
 
+  it('a mail server answering "try later" (4xx): the batch waits and is retried with a backoff, nothing is lost or failed', async () => {
+    const later = await person(t, 'Tess', 'Later', 'later@example.org');
+    ctx.smtp.refuse((address) => address.startsWith('later@'), 451);
+    const s = api(ctx.app, sender.token);
+    const { id } = (await s.post(M, { audience: { contactIds: [later, c.grace] }, subject: 'Retry', body: 'Hi {{firstName}}' })).json();
+    await ctx.app.worker.drain();
+    expect((await s.get(`${M}/${id}`)).json()).toMatchObject({ status: 'Sending', failed: 0 });
+    expect((await s.get(`${M}/${id}/deliveries?status=Queued`)).json().total).toBe(1);
+    const [job] = await queryRows<{ status: string; run_at: string; last_error: string }>(ctx,
+      sql`select status, run_at, last_error from jobs where kind = 'messages.send' and payload->>'messageId' = ${String(id)} order by id desc limit 1`);
+    expect(job.status).toBe('Pending');
+    expect(job.last_error).toMatch(/retry/);
+    expect(new Date(job.run_at).getTime() - Date.now()).toBeGreaterThan(50_000);
+
+    ctx.smtp.refuse(() => false);
+    await ctx.db.execute(sql`update jobs set run_at = now() where kind = 'messages.send' and status = 'Pending' and payload->>'messageId' = ${String(id)}`);
+    await ctx.app.worker.drain();
+    expect((await s.get(`${M}/${id}`)).json()).toMatchObject({ status: 'Sent', sent: 2, failed: 0 });
+    expect(ctx.smtp.mails.filter((m) => m.subject === 'Retry').map((m) => m.to[0]).sort()).toEqual(['grace@example.org', 'later@example.org']);
+  });
+
+  it('still unavailable at the last attempt: what is left fails, and the message settles', async () => {
+    const gone = await person(t, 'Gus', 'Gone', 'gone@example.org');
+    ctx.smtp.refuse((address) => address.startsWith('gone@'), 421);
+    const s = api(ctx.app, sender.token);
+    const { id } = (await s.post(M, { audience: { contactIds: [gone] }, subject: 'Last try', body: 'x' })).json();
+    await ctx.app.worker.drain();
+    // The next run is the last one allowed.
+    await ctx.db.execute(sql`update jobs set run_at = now(), max_attempts = attempts + 1 where kind = 'messages.send' and status = 'Pending' and payload->>'messageId' = ${String(id)}`);
+    await ctx.app.worker.drain();
+    ctx.smtp.refuse(() => false);
+    expect((await s.get(`${M}/${id}`)).json()).toMatchObject({ status: 'Failed', sent: 0, failed: 1, completedAt: expect.any(String) });
+    expect((await s.get(`${M}/${id}/deliveries`)).json().data[0]).toMatchObject({ status: 'Failed', error: expect.stringMatching(/421|later/i) });
+  });
+
   it('templates: CRUD, and a message from a template takes its subject and body', async () => {
     const s = api(ctx.app, sender.token);
     const created = await s.post('/api/notifications/templates', { name: 'Welcome', subject: 'Welcome {{firstName}}', body: 'Hello {{firstName}} from {{churchName}}' });
@@ -146,7 +181,7 @@ describe('messages: happy paths (a real SMTP server on loopback)', () => {
     expect(list.data[0].id).toBe(res.json().id);
     expect(list.total).toBeGreaterThanOrEqual(4);
     const failed = (await a.get(`${M}?status=Failed`)).json();
-    expect(failed.total).toBe(1);
+    expect(failed.total).toBe(2); // the refused one and the one given up on
     expect(failed.data[0].status).toBe('Failed');
   });
 });

@@ -37,6 +37,8 @@ interface Outcome {
  * (at least once).
  */
 export const messageSendJob: JobHandler = {
+  /** Seconds before retrying after the mail server was unavailable: 1, 2, 4 … minutes, at most an hour. */
+  backoff: (attempts) => Math.min(3600, 60 * 2 ** (attempts - 1)),
   async run(job, ctx) {
     const messageId = Number(job.payload.messageId);
     const batch = await withTenant(ctx.db, job.tenantId, async (tx) => {
@@ -59,15 +61,23 @@ export const messageSendJob: JobHandler = {
     if (!batch) return;
 
     const outcomes: Outcome[] = [];
+    let transient: unknown;
     for (const r of batch.claimed.sort((a, b) => Number(a.id) - Number(b.id))) {
       const values = { firstName: r.first_name, lastName: r.last_name, churchName: batch.message.church };
       try {
         await ctx.mailer.send({ to: r.email, subject: renderMergeFields(batch.message.subject, values), text: renderMergeFields(batch.message.body, values) });
         outcomes.push({ id: Number(r.id), ok: true, error: null });
       } catch (err) {
-        outcomes.push({ id: Number(r.id), ok: false, error: String((err as Error)?.message ?? err).slice(0, 1000) });
+        if (!isPermanent(err)) {
+          transient = err;
+          break;
+        }
+        outcomes.push({ id: Number(r.id), ok: false, error: errorText(err) });
       }
     }
+    // The mail server is unreachable or answered "try later": retry the job (backoff) with what is
+    // left, until its last attempt, which fails what is still queued.
+    const giveUp = transient !== undefined && job.attempts >= job.maxAttempts;
 
     await withTenant(ctx.db, job.tenantId, async (tx) => {
       if (outcomes.length) {
@@ -76,10 +86,22 @@ export const messageSendJob: JobHandler = {
             sent_at = case when o.ok then now() end, claimed_until = null
           from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id bigint, ok boolean, error text)
           where d.tenant_id = ${job.tenantId} and d.id = o.id`);
-        const sent = outcomes.filter((o) => o.ok).length;
+      }
+      // Claimed but not tried: back to the queue.
+      await tx.execute(sql`update message_deliveries set claimed_until = null
+        where tenant_id = ${job.tenantId} and message_id = ${messageId} and status = 'Queued'
+          and id = any(${`{${batch.claimed.map((r) => r.id).join(',')}}`}::bigint[])`);
+      if (giveUp) {
+        const failed = await rows(tx, sql`update message_deliveries set status = 'Failed', error = ${errorText(transient)}, claimed_until = null
+          where tenant_id = ${job.tenantId} and message_id = ${messageId} and status = 'Queued' returning id`);
+        await tx.execute(sql`update messages set failed = failed + ${failed.length} where tenant_id = ${job.tenantId} and id = ${messageId}`);
+      }
+      const sent = outcomes.filter((o) => o.ok).length;
+      if (outcomes.length) {
         await tx.execute(sql`update messages set sent = sent + ${sent}, failed = failed + ${outcomes.length - sent}
           where tenant_id = ${job.tenantId} and id = ${messageId}`);
       }
+      if (transient !== undefined && !giveUp) return;
       const [left] = await rows<{ queued: string | number; free: string | number }>(tx, sql`
         select count(*) as queued, count(*) filter (where claimed_until is null or claimed_until < now()) as free
         from message_deliveries where tenant_id = ${job.tenantId} and message_id = ${messageId} and status = 'Queued'`);
@@ -89,8 +111,21 @@ export const messageSendJob: JobHandler = {
         await settle(tx, job.tenantId, messageId);
       }
     });
+    if (transient !== undefined && !giveUp) throw new Error(`Mail server unavailable, will retry: ${errorText(transient)}`);
   },
 };
+
+/** A refusal that a retry will not change (a 5xx reply, a malformed address); anything else is retried. */
+function isPermanent(err: unknown): boolean {
+  const { responseCode, code } = (err ?? {}) as { responseCode?: number; code?: string };
+  // A refused recipient is EENVELOPE whatever the reply: its code says whether to try again.
+  if (typeof responseCode === 'number') return responseCode >= 500;
+  return code === 'EENVELOPE' || code === 'EMESSAGE';
+}
+
+function errorText(err: unknown): string {
+  return String((err as Error)?.message ?? err).slice(0, 1000);
+}
 
 /** Sending is over: Sent, or Failed when nothing could be sent; a message.sent|failed change. */
 async function settle(tx: Db, tenantId: number, messageId: number) {
