@@ -43,7 +43,7 @@ describe('sessions and records: bad input', () => {
     const s = await newSession(ctx, t, { groupId: g.id }, '2026-05-01');
     const [a] = await newContacts(ctx, t, 1);
     const admin = api(ctx.app, t.admin.token);
-    const post = (body: unknown) => admin.post(`/api/attendance/sessions/${s.id}/records`, body);
+    const post = (body: object) => admin.post(`/api/attendance/sessions/${s.id}/records`, body);
     expectError(await post({ contactIds: [] }), 400);
     expectError(await post({ contactIds: [a, a] }), 400);
     expectError(await post({ contactIds: Array.from({ length: 1001 }, (_, i) => i + 1) }), 400);
@@ -67,13 +67,13 @@ describe('sessions and records: bad input', () => {
     const g = await newGroup(ctx, t, { name: 'Fellowship' });
     const s = await newSession(ctx, t, { groupId: g.id }, '2026-05-01');
     const admin = api(ctx.app, t.admin.token);
-    const guest = (body: unknown) => admin.post(`/api/attendance/sessions/${s.id}/guests`, body);
+    const guest = (body: object) => admin.post(`/api/attendance/sessions/${s.id}/guests`, body);
     expectError(await guest({ lastName: 'X' }), 400);
     expectError(await guest({ firstName: 'X', lastName: 'Y', email: 'not-an-email' }), 400);
     expectError(await guest({ firstName: 'X', lastName: 'Y', gender: 'Other' }), 400);
     expectError(await guest({ firstName: '', lastName: 'Y' }), 400);
     expectError(await admin.post('/api/attendance/sessions/999999/guests', { firstName: 'X', lastName: 'Y' }), 404);
-    const heads = (body: unknown) => admin.put(`/api/attendance/sessions/${s.id}/headcounts`, body);
+    const heads = (body: object) => admin.put(`/api/attendance/sessions/${s.id}/headcounts`, body);
     expectError(await heads({ counts: [{ type: 'Adults', count: -1 }] }), 400);
     expectError(await heads({ counts: [{ type: 'Adults', count: 1.5 }] }), 400);
     expectError(await heads({ counts: [{ count: 1 }] }), 400);

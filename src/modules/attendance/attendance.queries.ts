@@ -79,7 +79,9 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 /**
  * GET /api/attendance/summary in the caller's transaction. ONE statement: the sessions in scope
  * that met in [from, to], their records and headcounts aggregated per session, then per period of a
- * generate_series left join (every period present, empty ones zero). present counts every record
+ * generate_series left join (every period present, empty ones zero). Records are counted per
+ * session by a lateral probe of attendance_records_session_contact_uq: as a join or semi-join the
+ * planner hashed every record of the tenant (Zone of the small bench tenant: 67 ms → 25 ms). present counts every record
  * (regular, guest, volunteer, check-in); sessions marked didNotMeet are left out.
  */
 export async function attendanceSummary(tx: Db, auth: Pick<Principal, 'tenantId' | 'permissions' | 'contactId'>, query: SummaryQuery): Promise<Summary> {
@@ -95,18 +97,17 @@ export async function attendanceSummary(tx: Db, auth: Pick<Principal, 'tenantId'
         where s.tenant_id = ${t} and s.date between ${from}::date and ${to}::date and not s.did_not_meet
           and ${scope.on(sql`s.group_id`)} ${service}
       ), r as (
-        select r.session_id, count(*) as present, count(*) filter (where r.kind = 'Guest') as guests,
-          count(*) filter (where r.is_first_time) as first_time
-        from attendance_records r join s on r.session_id = s.id where r.tenant_id = ${t} group by r.session_id
-      ), h as (
-        select h.session_id, sum(h.count) as headcount from attendance_headcounts h join s on h.session_id = s.id
-        where h.tenant_id = ${t} group by h.session_id
+        select s.id as session_id, x.present, x.guests, x.first_time,
+          (select coalesce(sum(h.count), 0) from attendance_headcounts h where h.tenant_id = ${t} and h.session_id = s.id) as headcount
+        from s cross join lateral (
+          select count(*) as present, count(*) filter (where r.kind = 'Guest') as guests, count(*) filter (where r.is_first_time) as first_time
+          from attendance_records r where r.tenant_id = ${t} and r.session_id = s.id) x
       )
       select to_char(p.period, 'YYYY-MM-DD') as period, count(s.id)::int as sessions, coalesce(sum(r.present), 0)::bigint as present,
         coalesce(sum(r.guests), 0)::bigint as guests, coalesce(sum(r.first_time), 0)::bigint as first_time,
-        coalesce(sum(h.headcount), 0)::bigint as headcount
+        coalesce(sum(r.headcount), 0)::bigint as headcount
       from ${periodSeriesSql(from, to, interval)} p
-        left join s on s.period = p.period left join r on r.session_id = s.id left join h on h.session_id = s.id
+        left join s on s.period = p.period left join r on r.session_id = s.id
       group by p.period order by p.period`),
   );
   const data = rows.map((r) => {
@@ -143,7 +144,7 @@ export interface Absentee {
  * The absentees rule of modules-contract §1 as ONE statement: for each group in scope, its last
  * `missed` sessions that met, up to today in the tenant's zone (a lateral top-N on
  * attendance_sessions_group_date_idx; a group with fewer lists nobody); its active members with no
- * record at any of them (probes of attendance_records_session_contact_uq); the page and the total
+ * record at any of them (probes of attendance_records_session_contact_uq per missed session); the page and the total
  * (a window count) together. lastAttendedOn is the member's latest record at that group's sessions.
  */
 export async function attendanceAbsentees(
@@ -181,7 +182,8 @@ export async function attendanceAbsentees(
         select m.contact_id, f.group_id, f.group_name, f.ids[1] as last_session_id
         from full_groups f join group_memberships m on m.tenant_id = ${t} and m.group_id = f.group_id and m.is_active
         where not exists (
-          select 1 from attendance_records r where r.tenant_id = ${t} and r.session_id = any(f.ids) and r.contact_id = m.contact_id)
+          select 1 from last l join attendance_records r on r.tenant_id = ${t} and r.session_id = l.session_id and r.contact_id = m.contact_id
+          where l.group_id = f.group_id)
       )
       select a.contact_id, coalesce(p.first_name, c.name, '') as first_name, coalesce(p.last_name, '') as last_name,
         a.group_id, a.group_name, a.last_session_id,
