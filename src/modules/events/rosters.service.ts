@@ -1,13 +1,13 @@
+import { recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
+import { ensureEventSession, recordPresence } from '../attendance/records.service.js';
 import { findContactRefs, isoOf } from './contact-refs.repository.js';
 import { readableEvent, writableEvent, type EventAccess } from './event-access.js';
 import type { AttendanceItem, ContactRef, RegistrationItem, Skipped } from './events.schemas.js';
 import * as rosters from './rosters.repository.js';
-import { recordChanges } from '../../changes/recorder.js';
-import { ensureEventSession, recordPresence } from '../attendance/records.service.js';
 
 /**
  * Registration and attendance are the same kind of record: one row per (event, contact), added
