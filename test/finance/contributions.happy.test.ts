@@ -66,15 +66,26 @@ describe('contributions', () => {
   });
 
   it('refunds partly then fully; statuses and line apportioning stay integer', async () => {
-    const c = await newGift(ctx, tr.token, { contactId: donor.id, amount: 10000, lines: [{ fundId: general.id, amount: 3333 }, { fundId: building.id, amount: 6667 }] });
+    const c = await newGift(ctx, tr.token, { contactId: donor.id, date: '2026-04-04', amount: 10000, lines: [{ fundId: general.id, amount: 3333 }, { fundId: building.id, amount: 6667 }] });
     const part = await api(ctx.app, tr.token).post(`/api/finance/contributions/${c.id}/refund`, { amount: 2500, reason: 'duplicate charge' });
     expect(part.statusCode, part.body).toBe(200);
     expect(part.json()).toMatchObject({ status: 'PartiallyRefunded', refundedAmount: 2500, amount: 10000 });
+    // 2500 of 10000 apportioned by largest remainder: 833 + 1667, so the net by fund is 2500 + 5000 exactly.
+    const st = (await api(ctx.app, tr.token).get(`/api/finance/statements/${donor.id}?from=2026-04-04&to=2026-04-04`)).json();
+    const byFund = Object.fromEntries(st.totals.byFund.map((f: { fund: { name: string }; amount: number }) => [f.fund.name, f.amount]));
+    expect(byFund).toMatchObject({ General: 2500, Building: 5000 });
     const full = await api(ctx.app, tr.token).post(`/api/finance/contributions/${c.id}/refund`, { amount: 7500 });
     expect(full.json()).toMatchObject({ status: 'Refunded', refundedAmount: 10000 });
     const refunds = (await changesOf(t.id, 'contribution.refunded')).filter((x) => x.entityId === c.id);
     expect(refunds.map((r) => r.data.status)).toEqual(['PartiallyRefunded', 'Refunded']);
     expect(refunds[0].data).toMatchObject({ contactId: donor.id, refundAmount: 2500 });
+  });
+
+  it("deleting the donor keeps the gift, unlinked (ON DELETE SET NULL of contact_id only)", async () => {
+    const gone = await newPerson(ctx, t, 'Gone', 'Away');
+    const c = await newGift(ctx, tr.token, { fundId: general.id, contactId: gone.id, amount: 777 });
+    expect((await api(ctx.app, t.admin.token).delete(`/api/crm/contacts/${gone.id}`)).statusCode).toBe(204);
+    expect((await api(ctx.app, tr.token).get(`/api/finance/contributions/${c.id}`)).json()).toMatchObject({ contact: null, amount: 777 });
   });
 
   it('deletes an open-batch contribution with a change', async () => {
