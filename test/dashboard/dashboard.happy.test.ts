@@ -29,7 +29,7 @@ describe('dashboard', () => {
     t = await newTenant(ctx);
     tree = await newTree(ctx, t);
     actors = await newActors(ctx, t, tree);
-    treasurer = await newUser(ctx, t, 'Treasurer' as 'Member');
+    treasurer = await newUser(ctx, t, 'Treasurer');
     for (const k of ['m1', 'm2', 'm3']) c[k] = await newContact(ctx, t, k, 'Member');
     await addMembership(ctx, t, tree.fellowshipA1, c.m1);
     await addMembership(ctx, t, tree.fellowshipA1, c.m2);

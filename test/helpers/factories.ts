@@ -53,7 +53,7 @@ export async function newTenant(ctx: TestContext, opts: { allowRegistration?: bo
 export async function newUser(
   ctx: TestContext,
   tenant: TestTenant,
-  permissions: Permission[] | 'Admin' | 'Leader' | 'Member',
+  permissions: Permission[] | 'Admin' | 'Leader' | 'Member' | 'Treasurer' | 'Check-in',
   opts: { username?: string; email?: string; contactId?: number; firstName?: string; lastName?: string } = {},
 ): Promise<TestUser> {
   const hash = await factoryHash();

@@ -60,7 +60,7 @@ describe('report catalog and permissions', () => {
 
   it('each role sees only what it may run, and 403 on the others', async () => {
     expect(await keys(actors.zoneLeader.token)).toEqual(ALL.filter((k) => !['giving-summary', 'giving-by-donor', 'lapsed-givers', 'pledge-progress'].includes(k)));
-    const treasurer = await newUser(ctx, t, 'Treasurer' as 'Member');
+    const treasurer = await newUser(ctx, t, 'Treasurer');
     expect(await keys(treasurer.token)).toEqual(['growth', 'giving-summary', 'giving-by-donor', 'lapsed-givers', 'pledge-progress', 'occasions']);
     expect(expectError(await api(ctx.app, treasurer.token).get('/api/reports/attendance-trend'), 403)).toMatch(/attendance:read/);
     expect(expectError(await api(ctx.app, treasurer.token).get('/api/reports/task-throughput'), 403)).toMatch(/tasks:read/);

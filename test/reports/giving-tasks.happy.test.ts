@@ -29,7 +29,7 @@ describe('giving reports', () => {
 
   beforeAll(async () => {
     t = await newTenant(ctx);
-    treasurer = (await newUser(ctx, t, 'Treasurer' as 'Member')).token;
+    treasurer = (await newUser(ctx, t, 'Treasurer')).token;
     c.d1 = await newContact(ctx, t, 'Ada', 'Alpha');
     c.d2 = await newContact(ctx, t, 'Bo', 'Beta');
     c.d3 = await newContact(ctx, t, 'Cy', 'Gamma');
