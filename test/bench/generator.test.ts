@@ -48,7 +48,7 @@ describe('bench data generator (toy size)', () => {
     expect(await one(sql`select count(*) as n from changes where tenant_id = ${t} and type = 'contact.updated'`)).toBe(toy.changes);
     const [big] = await ctx.db.select({ n: count() }).from(eventRegistrations).where(and(eq(eventRegistrations.tenantId, data.tenantId), eq(eventRegistrations.eventId, data.bigEventId)));
     expect(Number(big.n)).toBe(toy.bigEventRegistrations);
-  });
+  }, 120_000);
 
   it('keeps the group tree paths and the six levels', async () => {
     const rows = await ctx.db.select({ id: groups.id, parentId: groups.parentId, path: groups.path }).from(groups).where(eq(groups.tenantId, data.tenantId));
