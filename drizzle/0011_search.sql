@@ -22,9 +22,11 @@ CREATE INDEX "saved_lists_shared_idx" ON "saved_lists" USING btree ("tenant_id",
 CREATE OR REPLACE FUNCTION search_fold(value text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
-  SELECT translate(lower(value),
+  -- translate() walks its whole map for every character: pure-ASCII text (one byte per character,
+  -- most rows) skips it.
+  SELECT CASE WHEN octet_length(value) = char_length(value) THEN lower(value) ELSE translate(lower(value),
     'àÀáÁâÂãÃäÄåÅāĀăĂąĄçÇćĆĉĈċĊčČďĎđĐèÈéÉêÊëËēĒĕĔėĖęĘěĚĝĜğĞġĠģĢĥĤħĦìÌíÍîÎïÏĩĨīĪĭĬįĮıĵĴķĶĺĹļĻľĽŀĿłŁñÑńŃņŅňŇòÒóÓôÔõÕöÖøØōŌŏŎőŐŕŔŗŖřŘśŚŝŜşŞšŠșȘţŢťŤŧŦțȚùÙúÚûÛüÜũŨūŪŭŬůŮűŰųŲŵŴýÝÿŸŷŶźŹżŻžŽ',
-    'aaaaaaaaaaaaaaaaaaccccccccccddddeeeeeeeeeeeeeeeeeegggggggghhhhiiiiiiiiiiiiiiiiijjkkllllllllllnnnnnnnnoooooooooooooooooorrrrrrssssssssssttttttttuuuuuuuuuuuuuuuuuuuuwwyyyyyyzzzzzz')
+    'aaaaaaaaaaaaaaaaaaccccccccccddddeeeeeeeeeeeeeeeeeegggggggghhhhiiiiiiiiiiiiiiiiijjkkllllllllllnnnnnnnnoooooooooooooooooorrrrrrssssssssssttttttttuuuuuuuuuuuuuuuuuuuuwwyyyyyyzzzzzz') END
 $$;
 --> statement-breakpoint
 CREATE INDEX "contacts_search_fold_trgm_idx" ON "contacts" USING gin (search_fold("search_text") gin_trgm_ops);--> statement-breakpoint
@@ -47,13 +49,15 @@ $$;
 -- (0002, 0003): under row level security PostgreSQL does not use the non-leakproof LIKE as an index
 -- condition, so these run as their owner and apply the policy's own tenant rule (no tenant bound:
 -- nothing). Visibility is applied by the caller's statement around them.
-CREATE OR REPLACE FUNCTION search_contact_ids(text_pattern text, digits_pattern text)
-RETURNS SETOF bigint LANGUAGE sql STABLE SECURITY DEFINER
+-- Contacts and requests also return their sort keys: the page is then ordered and counted from
+-- the function's rows alone, without looking every match up again in the table.
+CREATE OR REPLACE FUNCTION search_contacts(text_pattern text, digits_pattern text)
+RETURNS TABLE (id bigint, sort_last text, sort_first text) LANGUAGE sql STABLE SECURITY DEFINER
 SET search_path = public, pg_temp
 SET enable_seqscan = off
 ROWS 200
 AS $$
-  SELECT c.id FROM contacts AS c
+  SELECT c.id, c.sort_last, c.sort_first FROM contacts AS c
   WHERE c.tenant_id = nullif(current_setting('app.tenant_id', true), '')::bigint
     AND (search_fold(c.search_text) LIKE search_fold(text_pattern) OR c.phone_digits LIKE digits_pattern)
 $$;
@@ -80,13 +84,13 @@ AS $$
     AND search_fold(e.name) LIKE search_fold(text_pattern)
 $$;
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION search_request_ids(text_pattern text)
-RETURNS SETOF bigint LANGUAGE sql STABLE SECURITY DEFINER
+CREATE OR REPLACE FUNCTION search_requests(text_pattern text)
+RETURNS TABLE (id bigint, type text, created_at timestamptz) LANGUAGE sql STABLE SECURITY DEFINER
 SET search_path = public, pg_temp
 SET enable_seqscan = off
 ROWS 100
 AS $$
-  SELECT r.id FROM contact_requests AS r
+  SELECT r.id, r.type, r.created_at FROM contact_requests AS r
   WHERE r.tenant_id = nullif(current_setting('app.tenant_id', true), '')::bigint
     AND search_fold(coalesce(r.description, '')) LIKE search_fold(text_pattern)
 $$;

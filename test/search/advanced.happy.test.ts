@@ -158,11 +158,11 @@ describe('POST /api/search/contacts', () => {
   it('answers the contacts list item shape', async () => {
     const body = (await post({ conditions: [c('firstName', 'eq', 'Ána')] })).json();
     expect(body).toEqual({
-      data: [{ id: id.A, category: 'Person', status: 'Active', emailOptOut: false, person: { firstName: 'Ána', lastName: 'Smith', gender: 'Female' }, emails: [{ value: 'ana@example.org', isPrimary: true }], phones: [] }],
+      data: [{ id: id.A, category: 'Person', status: 'Active', person: { firstName: 'Ána', lastName: 'Smith', gender: 'Female' }, emails: [{ value: 'ana@example.org', isPrimary: true }], phones: [] }],
       total: 1, page: 1, limit: 20,
     });
     const acme = (await post({ conditions: [c('category', 'eq', 'Company')] })).json().data[0];
-    expect(acme).toEqual({ id: id.C, category: 'Company', status: 'Active', emailOptOut: false, company: { name: 'Acme Ltd' }, emails: [], phones: [{ value: '0700 000 001', isPrimary: true }] });
+    expect(acme).toEqual({ id: id.C, category: 'Company', status: 'Active', company: { name: 'Acme Ltd' }, emails: [], phones: [{ value: '0700 000 001', isPrimary: true }] });
   });
 
   it('sorts by last name by default, and by the allowed sorts', async () => {

@@ -11,7 +11,6 @@ export interface ContactRow {
   id: number | string;
   category: 'Person' | 'Company';
   status: string;
-  email_opt_out: boolean;
   first_name: string | null;
   last_name: string | null;
   gender: string | null;
@@ -53,7 +52,7 @@ export async function searchContactPage(tx: Db, tenantId: number, predicate: SQL
       order by ${order}
       limit ${limit} offset ${offset}
     )
-    select "contacts"."id", "contacts"."category", "contacts"."status", "contacts"."email_opt_out", "persons"."first_name", "persons"."last_name", "persons"."gender",
+    select "contacts"."id", "contacts"."category", "contacts"."status", "persons"."first_name", "persons"."last_name", "persons"."gender",
       co.name as company_name, ${owned('contact_emails')} as emails, ${owned('contact_phones')} as phones, page.total
     from page
     join ${FROM} on "contacts"."tenant_id" = ${tenantId} and "contacts"."id" = page.id

@@ -60,7 +60,6 @@ export function toListItem(r: ContactRow) {
     id: Number(r.id),
     category: r.category,
     status: r.status as ContactStatus,
-    emailOptOut: r.email_opt_out,
     ...(r.category === 'Person' ? { person: { firstName: r.first_name ?? '', lastName: r.last_name ?? '', gender: r.gender } } : {}),
     ...(r.category === 'Company' ? { company: { name: r.company_name ?? '' } } : {}),
     emails: r.emails,

@@ -22,7 +22,7 @@ export interface HitRow {
   total: number | string;
 }
 
-interface BranchInput {
+export interface BranchInput {
   tenantId: number;
   auth: Principal;
   scope: GroupScope;
@@ -36,6 +36,8 @@ function contactsBranch({ tenantId, match, limit }: BranchInput): SQL {
   const pat = sql`${match.pattern}::text`;
   const digits = sql`${match.digits}::text`;
   const name = sql`concat_ws(' ', p.first_name, p.middle_name, p.last_name, co.name)`;
+  // The page's ids first (from the function's rows alone: the window count reads every match), then names,
+  // subtitle and matchedOn for those rows only.
   return sql`
     select 'contacts' as kind, c.id, coalesce(co.name, concat_ws(' ', p.first_name, p.last_name)) as title,
       coalesce(
@@ -48,13 +50,17 @@ function contactsBranch({ tenantId, match, limit }: BranchInput): SQL {
         when exists (select 1 from contact_emails e where e.tenant_id = c.tenant_id and e.contact_id = c.id and search_fold(e.value) like search_fold(${pat})) then 'email'
         else 'phone'
       end as matched_on,
-      (count(*) over ())::int as total
-    from contacts c
+      page.total
+    from (
+      select m.id, m.sort_last, m.sort_first, (count(*) over ())::int as total
+      from search_contacts(${pat}, ${digits}) m
+      order by m.sort_last, m.sort_first, m.id
+      limit ${limit}
+    ) page
+    join contacts c on c.tenant_id = ${tenantId} and c.id = page.id
     left join persons p on p.tenant_id = c.tenant_id and p.contact_id = c.id
     left join companies co on co.tenant_id = c.tenant_id and co.contact_id = c.id
-    where c.tenant_id = ${tenantId} and c.id in (select search_contact_ids(${pat}, ${digits}))
-    order by c.sort_last, c.sort_first, c.id
-    limit ${limit}`;
+    order by page.sort_last, page.sort_first, page.id`;
 }
 
 function groupsBranch({ tenantId, scope, match, limit }: BranchInput): SQL {
@@ -83,16 +89,21 @@ function eventsBranch({ tenantId, scope, match, limit }: BranchInput): SQL {
 
 /** Requests of every contact (contacts:read is tenant-wide); Counseling and Welfare only with care:read. */
 function requestsBranch({ tenantId, auth, match, limit }: BranchInput): SQL {
-  const care = auth.permissions.has('care:read') ? sql`` : sql`and r.type not in ('Counseling', 'Welfare')`;
+  const care = auth.permissions.has('care:read') ? sql`` : sql`and m.type not in ('Counseling', 'Welfare')`;
   return sql`
     select 'requests' as kind, r.id, concat(r.type, ' request: ', coalesce(co.name, concat_ws(' ', p.first_name, p.last_name))) as title,
-      left(coalesce(r.description, ''), 120) as subtitle, 'description' as matched_on, (count(*) over ())::int as total
-    from contact_requests r
+      left(coalesce(r.description, ''), 120) as subtitle, 'description' as matched_on, page.total
+    from (
+      select m.id, m.created_at, (count(*) over ())::int as total
+      from search_requests(${match.pattern}::text) m
+      where true ${care}
+      order by m.created_at desc, m.id desc
+      limit ${limit}
+    ) page
+    join contact_requests r on r.tenant_id = ${tenantId} and r.id = page.id
     left join persons p on p.tenant_id = r.tenant_id and p.contact_id = r.contact_id
     left join companies co on co.tenant_id = r.tenant_id and co.contact_id = r.contact_id
-    where r.tenant_id = ${tenantId} and r.id in (select search_request_ids(${match.pattern}::text)) ${care}
-    order by r.created_at desc, r.id desc
-    limit ${limit}`;
+    order by page.created_at desc, page.id desc`;
 }
 
 /** Tasks by the tasks module's own visibility rule (taskVisibility: over "tasks", with "groups" joined on the task's group). */
@@ -130,9 +141,12 @@ const BRANCHES: Record<SearchType, (input: BranchInput) => SQL> = {
   users: usersBranch,
 };
 
+export function searchBoxSql(types: SearchType[], input: BranchInput): SQL {
+  return sql.join(types.map((t) => sql`(${BRANCHES[t](input)})`), sql` union all `);
+}
+
 export async function searchBox(tx: Db, types: SearchType[], input: BranchInput): Promise<HitRow[]> {
   if (types.length === 0) return [];
-  const union = sql.join(types.map((t) => sql`(${BRANCHES[t](input)})`), sql` union all `);
-  const result = await tx.execute(union);
+  const result = await tx.execute(searchBoxSql(types, input));
   return (result as unknown as { rows: HitRow[] }).rows;
 }
