@@ -46,7 +46,7 @@ export function createWorker(options: WorkerOptions): Worker {
   const { db, log } = options;
   const subscribers = [...options.subscribers];
   const pollMs = options.pollMs ?? 250;
-  const concurrency = options.concurrency ?? 4;
+  const concurrency = options.concurrency ?? 8;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
