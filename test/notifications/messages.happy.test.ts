@@ -79,6 +79,17 @@ describe('messages: happy paths (a real SMTP server on loopback)', () => {
     expect(change).toEqual({ type: 'message.sent', actor_user_id: null, data: { messageId: accepted.id, senderUserId: sender.id, subject: 'Hello {{firstName}}', recipientCount: 3, sent: 3, failed: 0 } });
   });
 
+  it('sends to a saved list (a smart list of the search module), evaluated when queued', async () => {
+    const s = api(ctx.app, sender.token);
+    const list = await s.post('/api/search/lists', { name: 'The Hoppers', criteria: { conditions: [{ field: 'lastName', operator: 'eq', value: 'Hopper' }] } });
+    expect(list.statusCode, list.body).toBe(201);
+    const res = await s.post(M, { audience: { listId: list.json().id }, subject: 'For the list', body: 'Hi {{firstName}}' });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toMatchObject({ recipientCount: 1, skipped: { noEmail: 0, optedOut: 0 } });
+    await ctx.app.worker.drain();
+    expect(ctx.smtp.mails.filter((m) => m.subject === 'For the list').map((m) => [m.to[0], m.text.trim()])).toEqual([['grace@example.org', 'Hi Grace']]);
+  });
+
   it('a refused recipient fails its delivery; a message whose every delivery failed is Failed and notifies its sender', async () => {
     const bad = await person(t, 'Bad', 'Address', 'bad@example.org');
     ctx.smtp.refuse((address) => address.startsWith('bad@'));

@@ -62,6 +62,8 @@ export interface Audience {
   /** Paths of the audience groups: their visible subtrees' active members. */
   groupPaths: string[];
   scope: GroupScope;
+  /** A saved list's current members as a subquery of contact ids (the search module's savedListContactIdsSql). */
+  listMembers?: SQL;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function insertDeliveries(tx: Db, tenantId: number, messageId: numb
     with audience as (
       select unnest(${`{${audience.contactIds.join(',')}}`}::bigint[]) as contact_id
       ${groupMembers}
+      ${audience.listMembers ? sql`union select id from (${audience.listMembers}) list_members(id)` : sql``}
     ), resolved as (
       select c.id, c.email_opt_out,
         (select e.value from contact_emails e where e.tenant_id = c.tenant_id and e.contact_id = c.id order by e.is_primary desc, e.position, e.id limit 1) as email

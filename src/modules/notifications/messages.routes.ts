@@ -23,7 +23,7 @@ export const messagesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
       description: 'Queues an email to an audience and answers 202; jobs send it in batches of 50 in the background. Contacts are deduplicated; ' +
         'opted-out contacts (emailOptOut) and contacts without an email are skipped and counted; a group audience is the active members of the ' +
         'group and of the groups under it that the sender can see. Merge fields: {{firstName}}, {{lastName}}, {{churchName}}. ' +
-        'audience.listId (saved lists) is refused with 400 until saved lists can be resolved.',
+        'audience.listId names a saved list (search module), evaluated when the message is queued as the sender may see it (404 when the list is neither theirs nor shared).',
       body: CreateMessageBody,
       response: { 202: MessageAcceptedSchema, ...errors(400, 401, 403, 404) },
     },

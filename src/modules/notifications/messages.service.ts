@@ -5,6 +5,7 @@ import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { visibleGroup } from '../groups/groups.access.js';
 import { loadGroupScope } from '../groups/groups.visibility.js';
+import { savedListContactIdsSql } from '../search/lists.service.js';
 import { assertMergeFields } from './merge-fields.js';
 import * as repo from './messages.repository.js';
 import { MESSAGE_SEND_JOB } from './messages.jobs.js';
@@ -22,10 +23,7 @@ export function createMessagesService({ db }: { db: Db }) {
   return {
     create: (auth: Principal, body: CreateMessageBody) => {
       const { contactIds = [], groupIds = [], listId } = body.audience;
-      if (listId !== undefined) {
-        throw new BadRequestError('body/audience/listId is not supported yet: saved lists cannot be resolved by this server; send to contactIds or groupIds');
-      }
-      if (contactIds.length === 0 && groupIds.length === 0) throw new BadRequestError('body/audience must name at least one of contactIds, groupIds');
+      if (contactIds.length === 0 && groupIds.length === 0 && listId === undefined) throw new BadRequestError('body/audience must name at least one of contactIds, groupIds, listId');
       if (body.subject !== undefined) assertMergeFields(body.subject, 'body/subject');
       if (body.body !== undefined) assertMergeFields(body.body, 'body/body');
       return withTenant(db, auth, async (tx) => {
@@ -41,9 +39,12 @@ export function createMessagesService({ db }: { db: Db }) {
         const groupPaths: string[] = [];
         for (const groupId of [...new Set(groupIds)]) groupPaths.push((await visibleGroup(tx, auth, scope, groupId)).path);
 
-        const audience = { ...(contactIds.length ? { contactIds } : {}), ...(groupIds.length ? { groupIds } : {}) };
+        // A saved list is evaluated now, as the sender may see it (404 when not theirs nor shared).
+        const listMembers = listId === undefined ? undefined : await savedListContactIdsSql(tx, auth, listId);
+
+        const audience = { ...(contactIds.length ? { contactIds } : {}), ...(groupIds.length ? { groupIds } : {}), ...(listId !== undefined ? { listId } : {}) };
         const id = await repo.insertMessage(tx, auth.tenantId, { subject, body: text, templateId: template?.id ?? null, audience, createdBy: auth.userId });
-        const counts = await repo.insertDeliveries(tx, auth.tenantId, id, { contactIds, groupPaths, scope });
+        const counts = await repo.insertDeliveries(tx, auth.tenantId, id, { contactIds, groupPaths, scope, listMembers });
         await enqueueJob(tx, auth.tenantId, { kind: MESSAGE_SEND_JOB, payload: { messageId: id } });
         return { id, status: 'Queued' as const, recipientCount: counts.recipientCount, skipped: { noEmail: counts.noEmail, optedOut: counts.optedOut } };
       });
