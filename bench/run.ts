@@ -91,6 +91,7 @@ async function main() {
     date: new Date().toISOString().slice(0, 10), dataset, database, loadSeconds, otherTenants, settings,
     runtime: args.tsx ? 'node --import tsx (--tsx)' : 'node on an esbuild bundle of the server (scripts/build.mjs, as `npm start` runs it)',
     rss: { idle: 0, idleAfter: 0, maxUnderLoad: 0 }, scenarios: [], plans: {},
+    loadAverage: { start: os.loadavg(), end: [] },
   };
   try {
     const tokens = await login(server, dataset);
@@ -119,6 +120,7 @@ async function main() {
       report.imports = await measureImport(server, await login(server, dataset), Number(args.imports));
     }
     report.rss.idleAfter = await server.call<number>('gc');
+    report.loadAverage!.end = os.loadavg();
   } finally {
     // Let requests still in flight from the last autocannon run finish before the pool closes.
     await new Promise((resolve) => setTimeout(resolve, 2_000));

@@ -28,8 +28,20 @@ export function installCapture() {
       const values = (Array.isArray(second) ? second : base.values ?? []) as unknown[];
       const entry: CapturedQuery = { text: base.text, values, config: { ...base, values } };
       sink.push(entry);
+      type Result = { rowCount?: number; rows?: unknown[] };
+      const count = (r: Result) => (entry.rowCount = r?.rows?.length ?? r?.rowCount ?? 0);
+      // pg.Pool#query (Drizzle's prepared queries on the pool, e.g. the principal check of a request
+      // with a body) calls client.query with a callback and gets no promise back: count there.
+      const last = args.length - 1;
+      if (typeof args[last] === 'function') {
+        const callback = args[last] as (err: Error | null, r: Result) => void;
+        args[last] = (err: Error | null, r: Result) => {
+          if (!err) count(r);
+          callback(err, r);
+        };
+      }
       const result = original.apply(this, args);
-      if (result instanceof Promise) result.then((r: { rowCount?: number; rows?: unknown[] }) => (entry.rowCount = r?.rows?.length ?? r?.rowCount ?? 0), () => {});
+      if (result instanceof Promise) result.then(count, () => {});
       return result;
     }
     return original.apply(this, args);
