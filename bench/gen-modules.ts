@@ -49,7 +49,7 @@ export async function insertModules(tx: Db, tenantId: number, spec: SizeSpec, tr
     select ${tenantId}::bigint, 'Follow up ' || i, (array['Open','Open','InProgress','Done','Cancelled'])[1 + i % 5],
       (array['Low','Normal','Normal','High','Urgent'])[1 + i % 5], date '2026-01-01' + (i % 400 - 200),
       case when i % 10 = 0 then ${adminUserId}::bigint end, ${adminUserId}::bigint,
-      ${contactIds[0]}::bigint + (i * 7919) % ${n}, (${`{${tree.all.join(",")}}`}::bigint[])[1 + i % ${tree.all.length}],
+      ${contactIds[0]}::bigint + (i::bigint * 7919) % ${n}, (${`{${tree.all.join(",")}}`}::bigint[])[1 + i % ${tree.all.length}],
       timestamptz '2025-01-01' + make_interval(mins => i)
     from generate_series(1, ${spec.tasks}) i`);
   // The New people pipeline (seeded with the tenant): cards spread over its steps, each with its open task.
@@ -58,7 +58,7 @@ export async function insertModules(tx: Db, tenantId: number, spec: SizeSpec, tr
   await tx.execute(sql`with steps as (
       select id, row_number() over (order by position) - 1 as k, count(*) over () as n from pipeline_steps where tenant_id = ${tenantId} and pipeline_id = ${pipelineId})
     insert into pipeline_cards (tenant_id, pipeline_id, step_id, contact_id, assignee_user_id, entered_step_at)
-    select ${tenantId}::bigint, ${pipelineId}::bigint, s.id, ${contactIds[0]}::bigint + (i * 104729) % ${n},
+    select ${tenantId}::bigint, ${pipelineId}::bigint, s.id, ${contactIds[0]}::bigint + (i::bigint * 104729) % ${n},
       case when i % 3 = 0 then ${adminUserId}::bigint end, timestamptz '2025-06-01' + make_interval(hours => i)
     from generate_series(1, ${Math.min(spec.pipelineCards, n)}) i join steps s on s.k = i % s.n
     on conflict do nothing`);
@@ -92,7 +92,7 @@ export async function insertModules(tx: Db, tenantId: number, spec: SizeSpec, tr
   await tx.execute(sql`insert into changes (tenant_id, type, entity_type, entity_id, actor_user_id, changes, data, occurred_at)
     select ${tenantId}::bigint, 'contact.updated', 'contact', c, ${adminUserId}::bigint,
       jsonb_build_object('status', jsonb_build_object('from', 'Active', 'to', 'Inactive')), jsonb_build_object('contactId', c), at
-    from (select case when i % ${Math.max(1, Math.floor(spec.changes / 200))} = 0 then ${auditContactId}::bigint else ${contactIds[0]}::bigint + (i * 7919) % ${n} end as c,
+    from (select case when i % ${Math.max(1, Math.floor(spec.changes / 200))} = 0 then ${auditContactId}::bigint else ${contactIds[0]}::bigint + (i::bigint * 7919) % ${n} end as c,
       timestamptz '2025-01-01' + make_interval(secs => i * 30) as at
       from generate_series(1, ${spec.changes}) i) x`);
   const [session] = rows(await tx.execute(sql`select id from attendance_sessions where tenant_id = ${tenantId} order by date desc, id limit 1`));

@@ -40,6 +40,7 @@ const { values: args } = parseArgs({
     'generate-only': { type: 'boolean', default: false },
     out: { type: 'string' },
     label: { type: 'string' },
+    'without-change-recording': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -86,10 +87,13 @@ async function main() {
 
   const chosen = selectedScenarios();
   const cpuProfDir = args['cpu-prof'] ? fileURLToPath(new URL('./.build/profiles', import.meta.url)) : undefined;
-  const server = await startServer({ databaseUrl: url, dataDir, tsx: args.tsx, cpuProfDir });
+  const withoutChangeRecording = args['without-change-recording']!;
+  const server = await startServer({ databaseUrl: url, dataDir, tsx: args.tsx, cpuProfDir, withoutChangeRecording });
   const report: Report = {
     date: new Date().toISOString().slice(0, 10), dataset, database, loadSeconds, otherTenants, settings,
-    runtime: args.tsx ? 'node --import tsx (--tsx)' : 'node on an esbuild bundle of the server (scripts/build.mjs, as `npm start` runs it)',
+    runtime:
+      (args.tsx ? 'node --import tsx (--tsx)' : 'node on an esbuild bundle of the server (scripts/build.mjs, as `npm start` runs it)') +
+      (withoutChangeRecording ? '; **change recording OFF** (--without-change-recording: recordChanges returns at once, issue 11\'s A/B)' : ''),
     rss: { idle: 0, idleAfter: 0, maxUnderLoad: 0 }, scenarios: [], plans: {},
     loadAverage: { start: os.loadavg(), end: [] },
   };

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from '../scripts/build.mjs';
 
@@ -16,15 +17,33 @@ export interface ServerProcess {
  * same build as dist/cli.mjs) on plain node. `tsx` runs the TypeScript through the tsx loader instead,
  * which costs tens of MB of RSS and some speed (as `npm run parish` does).
  */
-async function entryPoint(tsx: boolean): Promise<{ file: string; execArgv: string[] }> {
-  if (tsx) return { file: fileURLToPath(new URL('./server.ts', import.meta.url)), execArgv: ['--import', 'tsx', '--expose-gc'] };
+async function entryPoint(tsx: boolean, withoutChangeRecording: boolean): Promise<{ file: string; execArgv: string[] }> {
+  if (tsx) {
+    if (withoutChangeRecording) throw new Error('--without-change-recording patches the bundle: not with --tsx');
+    return { file: fileURLToPath(new URL('./server.ts', import.meta.url)), execArgv: ['--import', 'tsx', '--expose-gc'] };
+  }
   const file = await build({ entry: 'bench/server.ts', outfile: 'bench/.build/server.mjs' });
-  return { file, execArgv: ['--expose-gc'] };
+  return { file: withoutChangeRecording ? withoutRecording(file) : file, execArgv: ['--expose-gc'] };
+}
+
+/**
+ * Issue 11's A/B of the write paths: a copy of the bundle whose recordChanges (src/changes/recorder.ts)
+ * returns at once, as if its body were gone: no diff, no redaction, no INSERT into changes. The
+ * sources are untouched (the tree is shared); the copy is checked to hold exactly one patched function.
+ */
+function withoutRecording(file: string): string {
+  const head = 'async function recordChanges(tx, actor, items) {';
+  const text = fs.readFileSync(file, 'utf8');
+  const at = text.indexOf(head);
+  if (at < 0 || text.indexOf(head, at + 1) >= 0) throw new Error(`--without-change-recording: expected one "${head}" in ${file}`);
+  const out = file.replace(/\.mjs$/, '-without-changes.mjs');
+  fs.writeFileSync(out, text.slice(0, at + head.length) + ' return []; // bench --without-change-recording\n' + text.slice(at + head.length));
+  return out;
 }
 
 /** Starts bench/server.ts in a child process (the load generator stays in this one) and waits until it listens. */
-export async function startServer(env: { databaseUrl?: string; dataDir: string; tsx?: boolean; cpuProfDir?: string }): Promise<ServerProcess> {
-  const entry = await entryPoint(env.tsx ?? false);
+export async function startServer(env: { databaseUrl?: string; dataDir: string; tsx?: boolean; cpuProfDir?: string; withoutChangeRecording?: boolean }): Promise<ServerProcess> {
+  const entry = await entryPoint(env.tsx ?? false, env.withoutChangeRecording ?? false);
   const profiling = env.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${env.cpuProfDir}`] : [];
   const child: ChildProcess = fork(entry.file, [], {
     execArgv: [...entry.execArgv, ...profiling],
