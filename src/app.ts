@@ -10,6 +10,7 @@ import { logMailer, smtpMailer, type Mailer } from './lib/mailer.js';
 import { accessTokenSigner, authPlugin } from './plugins/auth.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
+import { idempotencyPlugin } from './plugins/idempotency.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { MODULES } from './modules/index.js';
 import type { ModuleOptions } from './modules/module.js';
@@ -61,7 +62,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   let auth!: AuthService;
   await app.register(authPlugin, { secret: config.jwtSecret, loadPrincipal: (...args) => auth.loadPrincipal(...args) });
-  await app.register((await import('./plugins/idempotency.js')).idempotencyPlugin, { db });
+  await app.register(idempotencyPlugin, { db, secret: config.jwtSecret });
   auth = createAuthService({ db, mailer, publicUrl: config.publicUrl, rateLimit: config.authRateLimit, signAccessToken: accessTokenSigner(app) });
 
   const options: ModuleOptions = { db, config, mailer, auth };

@@ -4,14 +4,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import fp from 'fastify-plugin';
 import { withTenant, type Db } from '../db/client.js';
 import { AppError, BadRequestError, ConflictError } from '../lib/errors.js';
+import { seal, unseal } from '../lib/sealed.js';
 
 /**
  * `Idempotency-Key` (modules-contract §0) on every POST whose response schema declares 201 or 202:
  * routes are picked when they are registered (onRoute), so a module added later gets it without
  * doing anything. Keys live in `idempotency_keys` per (tenant, user, key) with a SHA-256 of the
  * method, URL and (validated) body:
- * - first use: the key is claimed (in flight), the request runs, its response (status, body,
- *   content type) is stored; a 5xx is not stored (the key is released, a retry runs again);
+ * - first use: the key is claimed (in flight), the request runs, its response (status, body sealed
+ *   with src/lib/sealed.ts, content type) is stored; a 5xx is not stored (the key is released, a retry runs again);
  * - same key, same request, within 24 hours: the stored response is replayed with
  *   `Idempotent-Replayed: true`, the work is not done again;
  * - same key, different request (another body, or another route): 422;
@@ -39,7 +40,11 @@ const claims = new WeakMap<FastifyRequest, Claim>();
 
 export interface IdempotencyOptions {
   db: Db;
+  /** Seals stored responses (they may carry personal data, or a webhook secret shown once). */
+  secret: string;
 }
+
+const PURPOSE = 'idempotent-response';
 
 type Hook = (request: FastifyRequest, reply: FastifyReply, ...rest: never[]) => unknown;
 const asArray = (hooks: unknown): Hook[] => (hooks === undefined ? [] : Array.isArray(hooks) ? (hooks as Hook[]) : [hooks as Hook]);
@@ -55,7 +60,7 @@ function requestHash(request: FastifyRequest): string {
   return crypto.createHash('sha256').update(`${request.method}\n${request.url}\n${JSON.stringify(request.body ?? null)}`).digest('hex');
 }
 
-export const idempotencyPlugin = fp(async (app: FastifyInstance, { db }: IdempotencyOptions) => {
+export const idempotencyPlugin = fp(async (app: FastifyInstance, { db, secret }: IdempotencyOptions) => {
   async function preHandler(request: FastifyRequest, reply: FastifyReply) {
     const raw = request.headers[IDEMPOTENCY_HEADER];
     if (raw === undefined || !request.auth) return;
@@ -86,7 +91,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, { db }: Idempot
     if (outcome.status_code === null) throw new ConflictError('A request with this Idempotency-Key is still in progress');
     reply.status(outcome.status_code).header(REPLAYED_HEADER, 'true');
     if (outcome.response_type) reply.type(outcome.response_type);
-    return reply.send(outcome.response_body ?? '');
+    return reply.send(outcome.response_body ? unseal(outcome.response_body, secret, PURPOSE) : '');
   }
 
   async function onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
@@ -102,7 +107,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, { db }: Idempot
           await tx.execute(sql`delete from idempotency_keys where tenant_id = ${tenantId} and user_id = ${userId} and key = ${key}`);
         } else {
           const type = reply.getHeader('content-type');
-          await tx.execute(sql`update idempotency_keys set status_code = ${reply.statusCode}, response_body = ${body},
+          await tx.execute(sql`update idempotency_keys set status_code = ${reply.statusCode}, response_body = ${body ? seal(body, secret, PURPOSE) : null},
               response_type = ${type === undefined ? null : String(type)}
             where tenant_id = ${tenantId} and user_id = ${userId} and key = ${key}`);
         }

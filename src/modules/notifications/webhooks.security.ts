@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { seal, unseal } from '../../lib/sealed.js';
 import dns from 'node:dns';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
@@ -98,29 +99,11 @@ export function newWebhookSecret(): string {
   return `whsec_${crypto.randomBytes(32).toString('base64url')}`;
 }
 
-/**
- * Secrets at rest: AES-256-GCM with a key derived (HKDF-SHA256) from the configured JWT_SECRET, so
- * a database dump alone does not reveal them and no second key has to be configured. Changing
- * JWT_SECRET makes stored secrets unreadable: rotate each webhook's secret afterwards.
- */
-function secretKey(configSecret: string): Buffer {
-  return Buffer.from(crypto.hkdfSync('sha256', configSecret, 'parish-webhooks', 'webhook-secret-encryption', 32));
-}
+/** Webhook secrets at rest are sealed (src/lib/sealed.ts): rotate each secret after changing JWT_SECRET. */
+const PURPOSE = 'webhook-secret-encryption';
 
-export function encryptSecret(secret: string, configSecret: string): string {
-  const iv = crypto.randomBytes(12);
-  const cipher = crypto.createCipheriv('aes-256-gcm', secretKey(configSecret), iv);
-  const data = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return `v1:${Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64')}`;
-}
-
-export function decryptSecret(stored: string, configSecret: string): string {
-  if (!stored.startsWith('v1:')) throw new Error('Unknown webhook secret format');
-  const raw = Buffer.from(stored.slice(3), 'base64');
-  const decipher = crypto.createDecipheriv('aes-256-gcm', secretKey(configSecret), raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-}
+export const encryptSecret = (secret: string, configSecret: string) => seal(secret, configSecret, PURPOSE);
+export const decryptSecret = (stored: string, configSecret: string) => unseal(stored, configSecret, PURPOSE);
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`. */
 export function signatureHeader(secret: string, body: string, unixSeconds: number): string {
