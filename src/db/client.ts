@@ -179,7 +179,12 @@ const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 async function beginOnPool(pool: pg.Pool, tenantId: number, leading?: { statement: LeadingStatement; args: number[] }): Promise<PoolTransaction & { rows: unknown[][] }> {
   const client = await pool.connect();
   let tx = handles.get(client);
-  if (!tx) handles.set(client, (tx = drizzlePg(client, { schema }) as unknown as Db));
+  if (!tx) {
+    handles.set(client, (tx = drizzlePg(client, { schema }) as unknown as Db));
+    // A connection that drops while checked out emits 'error': without a listener that ends the
+    // process. The query in flight fails on its own, and rollbackAndRelease destroys the client.
+    client.on('error', () => {});
+  }
   let prepared = preparedOn.get(client);
   if (!prepared) preparedOn.set(client, (prepared = new Set()));
   const parts = [`BEGIN; SELECT set_config('app.tenant_id', '${tenantId}', true), ${SERIAL_PLANS}, set_config('role', 'app_user', true)`];

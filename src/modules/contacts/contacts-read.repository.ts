@@ -55,9 +55,9 @@ const joinPerson = and(eq(persons.tenantId, contacts.tenantId), eq(persons.conta
 const joinCompany = and(eq(companies.tenantId, contacts.tenantId), eq(companies.contactId, contacts.id));
 
 /** Owned rows of the outer contacts row, as a JSON array (one correlated subquery, no extra round trip). */
-function ownedJson(table: string, fields: string, order: string): SQL {
+function ownedJson(table: string, fields: string, order: string, extraWhere = ''): SQL {
   return sql.raw(`(SELECT coalesce(json_agg(json_build_object(${fields}) ORDER BY ${order}), '[]'::json)
-    FROM ${table} AS x WHERE x.tenant_id = "contacts"."tenant_id" AND x.contact_id = "contacts"."id")`);
+    FROM ${table} AS x WHERE x.tenant_id = "contacts"."tenant_id" AND x.contact_id = "contacts"."id"${extraWhere})`);
 }
 
 const EMAILS = ownedJson('contact_emails', `'value', x.value, 'isPrimary', x.is_primary`, 'x.position, x.id');
@@ -114,7 +114,9 @@ const RELATED_NAME = `coalesce(rco.name, concat_ws(' ', rp.first_name, rp.last_n
  * The single read in one statement: the contact, its profile and every nested array as JSON;
  * group memberships only of groups passing `visibleGroups` (a predicate on "groups").
  */
-export async function loadContactDocument(tx: Db, tenantId: number, id: number, visibleGroups: SQL) {
+export async function loadContactDocument(tx: Db, tenantId: number, id: number, visibleGroups: SQL, hiddenRequestTypes: readonly string[] = []) {
+  // Closed enum values (REQUEST_TYPES), never request text: safe to write into the statement.
+  const hidden = hiddenRequestTypes.length ? ` AND x.type NOT IN (${hiddenRequestTypes.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')})` : '';
   const arrays = {
     emails: EMAILS,
     phones: PHONES,
@@ -125,6 +127,7 @@ export async function loadContactDocument(tx: Db, tenantId: number, id: number, 
       'contact_requests',
       `'id', x.id, 'contactId', x.contact_id, 'type', x.type, 'description', x.description, 'status', x.status, 'createdAt', x.created_at, 'updatedAt', x.updated_at`,
       'x.created_at DESC, x.id DESC',
+      hidden,
     ),
     relationships: sql.raw(`(SELECT coalesce(json_agg(json_build_object('id', x.id, 'contactId', x.contact_id, 'relatedContactId', x.related_contact_id, 'type', x.type,
         'relatedContact', json_build_object('id', rc.id, 'firstName', rp.first_name, 'lastName', rp.last_name, 'name', ${RELATED_NAME}, 'category', rc.category))

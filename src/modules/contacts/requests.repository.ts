@@ -1,4 +1,4 @@
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, notInArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { contactRequests } from '../../db/schema/index.js';
 
@@ -10,6 +10,8 @@ export interface RequestFilter {
   contactId?: number;
   type?: string;
   status?: RequestStatus;
+  /** Types the caller may not read (confidential ones without care:read). */
+  hiddenTypes?: readonly RequestType[];
 }
 
 function where(tenantId: number, filter: RequestFilter): SQL {
@@ -17,6 +19,7 @@ function where(tenantId: number, filter: RequestFilter): SQL {
   if (filter.contactId !== undefined) parts.push(eq(contactRequests.contactId, filter.contactId));
   if (filter.type) parts.push(eq(contactRequests.type, filter.type));
   if (filter.status) parts.push(eq(contactRequests.status, filter.status));
+  if (filter.hiddenTypes?.length) parts.push(notInArray(contactRequests.type, [...filter.hiddenTypes]));
   return and(...parts)!;
 }
 

@@ -1,7 +1,7 @@
 import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import type { REQUEST_TYPES } from '../../db/schema/enums.js';
-import { NotFoundError } from '../../lib/errors.js';
+import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { existingContactIds } from './contacts.repository.js';
@@ -28,16 +28,33 @@ async function requireContact(tx: Db, tenantId: number, contactId: number) {
   if (!(await existingContactIds(tx, tenantId, [contactId])).has(contactId)) throw new NotFoundError('Contact', contactId);
 }
 
+/**
+ * Counseling and Welfare requests are confidential (modules-contract §0): only holders of care:read
+ * read them; to anyone else they do not exist (left out of lists, 404 by id).
+ */
+export const CONFIDENTIAL_REQUEST_TYPES: readonly RequestType[] = ['Counseling', 'Welfare'];
+
+export function hiddenRequestTypes(auth: Principal): readonly RequestType[] {
+  return auth.permissions.has('care:read') ? [] : CONFIDENTIAL_REQUEST_TYPES;
+}
+
+/** The request, or 404 when missing or confidential to the caller. */
+async function readableRequest(tx: Db, auth: Principal, id: number) {
+  const row = await repo.findRequest(tx, auth.tenantId, id);
+  if (!row || hiddenRequestTypes(auth).includes(row.type as RequestType)) throw new NotFoundError('Request', id);
+  return row;
+}
+
 export async function listRequests(db: Db, auth: Principal, query: PageRequest & repo.RequestFilter) {
   const page = toPage(query);
   return withTenant(db, auth, async (tx) => {
-    const { rows, total } = await repo.listRequests(tx, auth.tenantId, query, page.limit, page.offset);
+    const { rows, total } = await repo.listRequests(tx, auth.tenantId, { ...query, hiddenTypes: hiddenRequestTypes(auth) }, page.limit, page.offset);
     return pageResult(page, rows.map(toRequestItem), total);
   });
 }
 
-/** Counseling and Welfare requests are confidential (care:read, modules-contract §0): the timeline hides their changes without it. */
-const CONFIDENTIAL_TYPES: ReadonlySet<string> = new Set(['Counseling', 'Welfare']);
+/** The timeline hides confidential requests' changes without care:read. */
+const CONFIDENTIAL_TYPES: ReadonlySet<string> = new Set(CONFIDENTIAL_REQUEST_TYPES);
 
 function requestData(row: repo.RequestRow, extra: Record<string, unknown> = {}) {
   return {
@@ -57,8 +74,8 @@ export async function createRequest(db: Db, auth: Principal, body: CreateRequest
 
 export async function updateRequest(db: Db, auth: Principal, id: number, body: UpdateRequestBody) {
   return withTenant(db, auth, async (tx) => {
-    const before = await repo.findRequest(tx, auth.tenantId, id);
-    if (!before) throw new NotFoundError('Request', id);
+    const before = await readableRequest(tx, auth, id);
+    if (body.type && hiddenRequestTypes(auth).includes(body.type as RequestType)) throw new ForbiddenError('Counseling and Welfare requests need care:read');
     if (body.contactId !== undefined) await requireContact(tx, auth.tenantId, body.contactId);
     const row = (await repo.updateRequest(tx, auth.tenantId, id, body))!;
     const diff = fieldChanges(before, body);
@@ -73,8 +90,8 @@ export async function updateRequest(db: Db, auth: Principal, id: number, body: U
 
 export async function deleteRequest(db: Db, auth: Principal, id: number): Promise<void> {
   await withTenant(db, auth, async (tx) => {
-    const before = await repo.findRequest(tx, auth.tenantId, id);
-    if (!before || !(await repo.deleteRequest(tx, auth.tenantId, id))) throw new NotFoundError('Request', id);
+    const before = await readableRequest(tx, auth, id);
+    if (!(await repo.deleteRequest(tx, auth.tenantId, id))) throw new NotFoundError('Request', id);
     // §7 has no request.deleted: the deletion is a request.updated marked deleted.
     await recordChanges(tx, auth, [{ type: 'request.updated', entityId: id, data: requestData(before, { deleted: true }) }]);
   });
