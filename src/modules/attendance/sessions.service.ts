@@ -3,7 +3,7 @@ import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
-import { phoneDigits } from '../contacts/contacts.repository.js';
+import { phoneDigits } from '../contacts/contacts.service.js';
 import { createContact } from '../contacts/contacts.service.js';
 import { writableEvent } from '../events/event-access.js';
 import { findContactRefs } from '../events/contact-refs.repository.js';

@@ -9,6 +9,9 @@ import { loadGroupScope, visibleGroupFilter } from '../groups/groups.visibility.
 import * as read from './contacts-read.repository.js';
 import { hiddenRequestTypes } from './requests.service.js';
 import * as repo from './contacts.repository.js';
+
+/** For other modules that write contacts or match them (privacy's merge and erase, attendance's guests). */
+export { phoneDigits, refreshSearchColumns } from './contacts.repository.js';
 import type { ContactArrays } from './contacts.repository.js';
 import type { ContactSchema, CreateContactBody, UpdateContactBody } from './contacts.schemas.js';
 

@@ -23,6 +23,18 @@ export function rowsOf<T>(result: unknown): T[] {
  * `sinceDate` (YYYY-MM-DD), as a subquery: `contacts.id in ${contactsGaveSinceSql(t, d)}`.
  * Only for callers holding finance:read (giving is never shown without it).
  */
+/**
+ * SQL over a pledge aliased `pl`: how many times its frequency falls between its start and end dates,
+ * both included (OneTime, or no end date: once; a month counts once its day of month is reached).
+ */
+const PLEDGE_MONTHS = sql`(extract(year from age(pl.end_date, pl.start_date)) * 12 + extract(month from age(pl.end_date, pl.start_date)))::int`;
+export const PLEDGE_OCCURRENCES = sql`(case
+  when pl.frequency = 'OneTime' or pl.end_date is null then 1
+  when pl.frequency = 'Weekly' then (pl.end_date - pl.start_date) / 7 + 1
+  when pl.frequency = 'Monthly' then ${PLEDGE_MONTHS} + 1
+  when pl.frequency = 'Quarterly' then ${PLEDGE_MONTHS} / 3 + 1
+  else ${PLEDGE_MONTHS} / 12 + 1 end)`;
+
 export function contactsGaveSinceSql(tenantId: number, sinceDate: string): SQL {
   return sql`(select fc.contact_id from contributions fc where fc.tenant_id = ${tenantId} and fc.date >= ${sinceDate}::date and fc.contact_id is not null and fc.status <> 'Refunded')`;
 }

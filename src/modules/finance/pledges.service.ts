@@ -8,6 +8,7 @@ import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { checkLineFunds } from './contributions.service.js';
 import { assertContact, currencyOf, rowsOf } from './finance.common.js';
+import { PLEDGE_OCCURRENCES } from './finance.queries.js';
 import type { CreatePledgeBody, ListPledgesQuery, PledgeItem, UpdatePledgeBody } from './finance.schemas.js';
 
 /**
@@ -16,14 +17,7 @@ import type { CreatePledgeBody, ListPledgesQuery, PledgeItem, UpdatePledgeBody }
  * dated between the two (no end date: from the start on). All computed in SQL, in integers.
  */
 
-/** SQL: whole months from start to end (a month counts once its day of month is reached). */
-const MONTHS = sql`(extract(year from age(pl.end_date, pl.start_date)) * 12 + extract(month from age(pl.end_date, pl.start_date)))::int`;
-const OCCURRENCES = sql`(case
-  when pl.frequency = 'OneTime' or pl.end_date is null then 1
-  when pl.frequency = 'Weekly' then (pl.end_date - pl.start_date) / 7 + 1
-  when pl.frequency = 'Monthly' then ${MONTHS} + 1
-  when pl.frequency = 'Quarterly' then ${MONTHS} / 3 + 1
-  else ${MONTHS} / 12 + 1 end)`;
+const OCCURRENCES = PLEDGE_OCCURRENCES;
 
 interface PledgeRow {
   id: unknown; contact_id: unknown; first_name: string; last_name: string; fund_id: unknown; fund_name: string; amount: unknown;

@@ -5,7 +5,7 @@ import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 // The one exception to "another module's service only": the denormalised list/search columns must be
 // computed exactly as every contacts write computes them (see the report; it belongs in the service).
-import { refreshSearchColumns } from '../contacts/contacts.repository.js';
+import { refreshSearchColumns } from '../contacts/contacts.service.js';
 import { loadContact } from '../contacts/contacts.service.js';
 import { ADMIN_PERMISSION, guardLastAdmin } from '../users/users.guard.js';
 import { contactLinksCache } from './contact-links.js';

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { defaultWindow } from '../../lib/periods.js';
-import { attendanceAbsentees, attendanceSummary, firstVisitSql } from '../attendance/attendance.queries.js';
+import { attendanceAbsentees, attendanceSummary, firstVisitSql } from '../attendance/attendance.service.js';
 import { contactNames, joinNames } from './reports.people.js';
 import { num, param, pct, type ReportDefinition } from './report.types.js';
 import { groupsIn, rowsOf, type HierarchyScope } from './scope.js';

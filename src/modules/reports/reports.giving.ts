@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { toMinor } from '../../lib/money.js';
 import { addDays, daysBetween, defaultWindow } from '../../lib/periods.js';
-import { financeSummary } from '../finance/finance.queries.js';
+import { financeSummary, PLEDGE_OCCURRENCES } from '../finance/finance.queries.js';
 import { contactNames, joinNames } from './reports.people.js';
 import { num, param, type ReportDefinition } from './report.types.js';
 import { rowsOf } from './scope.js';
@@ -127,14 +127,8 @@ export const lapsedGiversReport: ReportDefinition = {
   },
 };
 
-/** Occurrences of a pledge's frequency from start to end, both included (the finance module's rule). */
-const MONTHS = sql`(extract(year from age(pl.end_date, pl.start_date)) * 12 + extract(month from age(pl.end_date, pl.start_date)))::int`;
-const OCCURRENCES = sql`(case
-  when pl.frequency = 'OneTime' or pl.end_date is null then 1
-  when pl.frequency = 'Weekly' then (pl.end_date - pl.start_date) / 7 + 1
-  when pl.frequency = 'Monthly' then ${MONTHS} + 1
-  when pl.frequency = 'Quarterly' then ${MONTHS} / 3 + 1
-  else ${MONTHS} / 12 + 1 end)`;
+/** Occurrences of a pledge's frequency from start to end: the finance module's rule. */
+const OCCURRENCES = PLEDGE_OCCURRENCES;
 
 export const pledgeProgressReport: ReportDefinition = {
   key: 'pledge-progress',

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { Principal } from '../../plugins/auth.js';
 import { visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
-import { taskVisibility } from '../tasks/tasks.repository.js';
+import { taskVisibility } from '../tasks/tasks.service.js';
 import type { SearchType } from './search.schemas.js';
 import type { TextMatch } from './text-match.js';
 

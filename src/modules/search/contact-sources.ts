@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { contactsAttendedSinceSql, firstVisitSql } from '../attendance/attendance.queries.js';
+import { contactsAttendedSinceSql, firstVisitSql } from '../attendance/attendance.service.js';
 import { contactsGaveSinceSql } from '../finance/finance.queries.js';
 import type { ContactSources } from './criteria-sql.js';
 

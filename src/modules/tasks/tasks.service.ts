@@ -8,6 +8,9 @@ import { isGroupVisible, loadGroupScope, type GroupScope } from '../groups/group
 import { checkTaskRefs, requireUser, tenantToday } from './task-refs.js';
 import { assertTransition, canTransition, openTasks, setTasksStatus, statusValues, taskData, updateChanges, wireFields } from './task-writes.js';
 import * as repo from './tasks.repository.js';
+
+/** The task visibility rule, for other modules that list tasks (search). */
+export { taskVisibility } from './tasks.repository.js';
 import type { BulkBody, CommentBody, CreateTaskBody, ListTasksQuery, UpdateTaskBody } from './tasks.schemas.js';
 
 const ASSIGNEE_ONLY = 'Without tasks:write, the assignee may only change the status of a task and comment on it';
