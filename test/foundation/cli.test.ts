@@ -50,7 +50,7 @@ async function adminHash(slug: string): Promise<string | null> {
   }
 }
 
-describe('parish CLI', { timeout: 120_000 }, () => {
+describe('parish CLI', { timeout: 240_000 }, () => {
   it('bad arguments fail fast with a clear message and a non-zero exit', async () => {
     const base = ['tenant', 'create', '--name', 'Grace Church', '--admin-username', 'admin'];
     const [badSlug, weak, missing, unknownOption, unknownCommand, badEmail, help] = await Promise.all([
