@@ -47,6 +47,8 @@ function scenarioRow(r: ScenarioResult): string {
   const ratio = r.rawRps ? r.rps! / r.rawRps : undefined;
   const verdict = ratio === undefined || s.target === undefined ? '' : ratio >= s.target ? ' ✓' : ' ✗';
   const p99mark = s.kind === 'read' ? (r.p99! < 50 ? '' : ' ✗') : '';
+  // A run in which no request completed (one request slower than the run) has no latency: autocannon reports 0.
+  if (!r.rps) return `| ${s.id} | ${s.title} | 0 | no request completed in a run | ${s.p50Target === undefined ? '—' : `< ${s.p50Target} ✗`} | | ${n0(r.rawRps)} | — | ${s.target ?? '—'} | ${mb(r.maxRss ?? 0)} |`;
   const p50Target = s.p50Target === undefined ? '—' : `< ${s.p50Target}${r.p50! < s.p50Target ? ' ✓' : ' ✗'}`;
   return `| ${s.id} | ${s.title} | ${n0(r.rps)} | ${r.p50} | ${p50Target} | ${r.p99}${p99mark} | ${n0(r.rawRps)} | ${ratio === undefined ? '—' : ratio.toFixed(2) + verdict} | ${s.target ?? '—'} | ${mb(r.maxRss ?? 0)} |`;
 }
