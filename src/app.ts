@@ -13,7 +13,7 @@ import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { MODULES } from './modules/index.js';
-import type { ModuleOptions } from './modules/module.js';
+import { MB, type ModuleOptions } from './modules/module.js';
 import { createWorker, type Worker } from './jobs/worker.js';
 
 
@@ -42,7 +42,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     genReqId: () => crypto.randomUUID(),
     trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: MB,
     requestTimeout: 30_000,
     // Errors raised before routing (malformed URL encoding, over-long path parameters) keep the error shape.
     frameworkErrors,
