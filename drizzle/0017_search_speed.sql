@@ -1,0 +1,2 @@
+-- Placeholder: filled by the change that needs it (issue speed work of session 4).
+SELECT 1;
