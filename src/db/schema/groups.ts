@@ -4,6 +4,7 @@ import { createdAt, refId, tenantColumns, updatedAt } from './columns.js';
 import { contacts } from './contacts.js';
 import { GROUP_PRIVACIES, MEMBERSHIP_REQUEST_STATUSES, MEMBERSHIP_ROLES } from './enums.js';
 import { tenants } from './tenants.js';
+import { users } from './users.js';
 
 export const groupCategories = pgTable(
   'group_categories',
@@ -125,7 +126,7 @@ export const groupMembershipRequests = pgTable(
     status: text('status', { enum: MEMBERSHIP_REQUEST_STATUSES }).notNull().default('Pending'),
     createdAt: createdAt(),
     handledAt: timestamp('handled_at', { withTimezone: true, mode: 'date' }),
-    // The handling user's id; kept as history even if that account is later deleted.
+    // The handling user; deleting that account clears it (migration 0018: ON DELETE SET NULL (handled_by)).
     handledBy: refId('handled_by'),
   },
   (t) => [
@@ -134,5 +135,7 @@ export const groupMembershipRequests = pgTable(
     foreignKey({ name: 'group_membership_requests_contact_fk', columns: [t.tenantId, t.contactId], foreignColumns: [contacts.tenantId, contacts.id] }).onDelete('cascade'),
     uniqueIndex('group_membership_requests_pending_uq').on(t.tenantId, t.groupId, t.contactId).where(sql`${t.status} = 'Pending'`),
     index('group_membership_requests_status_idx').on(t.tenantId, t.status, t.id),
+    foreignKey({ name: 'group_membership_requests_handled_by_fk', columns: [t.tenantId, t.handledBy], foreignColumns: [users.tenantId, users.id] }).onDelete('set null'),
+    index('group_membership_requests_handled_by_idx').on(t.tenantId, t.handledBy).where(sql`${t.handledBy} IS NOT NULL`),
   ],
 );

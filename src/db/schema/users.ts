@@ -76,7 +76,7 @@ export const refreshTokens = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete('cascade'),
-    uniqueIndex('refresh_tokens_hash_uq').on(t.tokenHash),
+    uniqueIndex('refresh_tokens_hash_uq').on(t.tokenHash, t.tenantId),
     index('refresh_tokens_family_idx').on(t.tenantId, t.familyId),
     index('refresh_tokens_user_idx').on(t.tenantId, t.userId),
   ],
@@ -95,7 +95,7 @@ export const passwordResetTokens = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     foreignKey({ columns: [t.tenantId, t.userId], foreignColumns: [users.tenantId, users.id] }).onDelete('cascade'),
-    uniqueIndex('password_reset_tokens_hash_uq').on(t.tokenHash),
+    uniqueIndex('password_reset_tokens_hash_uq').on(t.tokenHash, t.tenantId),
   ],
 );
 
