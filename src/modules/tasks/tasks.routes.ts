@@ -20,12 +20,12 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   const pipelines = createPipelinesService(db);
   const automations = createAutomationsService(db);
 
-  app.get('/', {
+  app.get('', {
     config: { authenticated: true },
     schema: { tags, description: OWN, querystring: ListTasksQuery, response: { 200: Paginated(TaskSchema), ...errors(400, 401) } },
     handler: (request) => tasks.list(request.auth, request.query),
   });
-  app.post('/', {
+  app.post('', {
     config: { permission: 'tasks:write' },
     schema: { tags, body: CreateTaskBody, response: { 201: TaskSchema, ...errors(400, 401, 403, 404) } },
     handler: async (request, reply) => reply.status(201).send(await tasks.create(request.auth, request.body)),
