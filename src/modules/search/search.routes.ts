@@ -14,7 +14,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   const box = createBoxService(db);
   const lists = createListsService(db);
 
-  app.get('/', {
+  app.get('', {
     config: { authenticated: true },
     schema: {
       tags,
