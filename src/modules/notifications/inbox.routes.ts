@@ -12,7 +12,7 @@ const me = { authenticated: true } as const;
 export const inboxRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, options) => {
   const inbox = createInboxService(options);
 
-  app.get('/', {
+  app.get('', {
     config: me,
     schema: { tags, description: "The caller's notifications, newest first", querystring: ListNotificationsQuery, response: { 200: Paginated(NotificationSchema), ...errors(400, 401) } },
     handler: (request) => inbox.list(request.auth, request.query),
