@@ -20,13 +20,13 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   await app.register(rostersRoutes, options);
   await app.register(activitiesRoutes, options);
 
-  app.get('/', {
+  app.get('', {
     config: { permission: 'events:read' },
     schema: { tags, querystring: ListEventsQuery, response: { 200: Paginated(EventSchema), ...errors(400, 401, 403) } },
     handler: (request) => events.list(request.auth, request.query),
   });
 
-  app.post('/', {
+  app.post('', {
     config: { permission: 'events:write' },
     schema: { tags, body: CreateEventBody, response: { 201: EventSchema, ...errors(400, 401, 403, 404) } },
     handler: async (request, reply) => reply.status(201).send(await events.create(request.auth, request.body)),
