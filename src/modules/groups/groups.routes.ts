@@ -31,13 +31,13 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     handler: (request) => service.combo(request.auth, request.query),
   });
 
-  app.get('/', {
+  app.get('', {
     config: { permission: 'groups:read' },
     schema: { tags, querystring: ListGroupsQuery, response: { 200: Paginated(GroupSchema), ...errors(400, 401, 403) } },
     handler: (request) => service.list(request.auth, request.query),
   });
 
-  app.post('/', {
+  app.post('', {
     config: { permission: 'groups:write' },
     schema: { tags, body: CreateGroupBody, response: { 201: GroupSchema, ...errors(400, 401, 403, 404, 409) } },
     handler: async (request, reply) => reply.status(201).send(await service.create(request.auth, request.body)),
