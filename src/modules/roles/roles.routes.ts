@@ -15,13 +15,13 @@ export const rolesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
     handler: (request) => roles.listPermissions(request.query),
   });
 
-  app.get('/', {
+  app.get('', {
     config: { permission: 'roles:read' },
     schema: { tags, querystring: ListRolesQuery, response: { 200: Paginated(RoleSchema), ...errors(400, 401, 403) } },
     handler: (request) => roles.listRoles(request.auth, request.query),
   });
 
-  app.post('/', {
+  app.post('', {
     config: { permission: 'roles:write' },
     schema: { tags, body: CreateRoleBody, response: { 201: RoleSchema, ...errors(400, 401, 403, 409) } },
     handler: async (request, reply) => reply.status(201).send(await roles.createRole(request.auth, request.body)),

@@ -26,13 +26,13 @@ export const usersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
     },
   });
 
-  app.get('/', {
+  app.get('', {
     config: { permission: 'users:read' },
     schema: { tags, querystring: ListUsersQuery, response: { 200: Paginated(UserSchema), ...errors(400, 401, 403) } },
     handler: (request) => users.listUsers(request.auth, request.query),
   });
 
-  app.post('/', {
+  app.post('', {
     config: { permission: 'users:write' },
     schema: { tags, body: CreateUserBody, response: { 201: UserDetailSchema, ...errors(400, 401, 403, 404, 409) } },
     handler: async (request, reply) => reply.status(201).send(await users.createUser(request.auth, request.body)),
