@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/client.js';
 import { logMailer, smtpMailer, type Mailer } from './lib/mailer.js';
 import { accessTokenSigner, authPlugin } from './plugins/auth.js';
+import { contentTypesPlugin } from './plugins/content-types.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
@@ -51,6 +52,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const mailer = deps.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl) : logMailer(app.log));
 
   await app.register(errorsPlugin);
+  await app.register(contentTypesPlugin);
   await app.register(helmet, { global: true });
   await app.register(cors, { origin: config.corsOrigins });
   await app.register(rateLimit, {

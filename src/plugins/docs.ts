@@ -1,18 +1,137 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { ErrorSchema } from '../lib/schemas.js';
+import type { RouteAccess } from './auth.js';
+import { API_DOCS } from './docs.registry.js';
 
-/** OpenAPI document from the route schemas; Swagger UI at /api/docs (not registered in production). */
+/**
+ * The prose of one operation, kept in its module's `<module>.docs.ts` under the key `METHOD path`
+ * (the path as registered: `GET /api/crm/contacts/:id`). The docs plugin merges it into the route's
+ * schema when the route is registered, together with what the route itself declares.
+ */
+export interface OperationDoc {
+  /** One line, imperative: "List contacts". */
+  summary: string;
+  /** What it does beyond the summary: rules, defaults, side effects. */
+  description?: string;
+  /** Which records the caller sees or may change through it (hierarchy, own records, tenant-wide). */
+  visibility?: string;
+  /** Notable errors: the reason for each status, which also becomes that response's description. */
+  errors?: Partial<Record<number, string>>;
+  /** A request body example (the docs test checks it against the body schema). */
+  example?: unknown;
+}
+
+export type ModuleDocs = Record<string, OperationDoc>;
+
+/** What every error status means when a route does not say more. */
+const STANDARD_ERRORS: Record<number, string> = {
+  400: 'Invalid input: the message names the field and the rule',
+  401: 'Missing, invalid or expired access token',
+  403: 'The caller lacks the permission',
+  404: 'Not found, or not visible to the caller (another tenant\'s record is always 404)',
+  409: 'Conflicts with the current state or a unique value',
+  413: 'Request body is too large',
+  429: 'Too many requests: retry after the seconds in Retry-After',
+  503: 'Service unavailable',
+};
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+type RouteSchema = {
+  summary?: string;
+  description?: string;
+  params?: unknown;
+  querystring?: unknown;
+  body?: Record<string, unknown> & { content?: Record<string, { schema: Record<string, unknown> }> };
+  response?: Record<string, unknown>;
+};
+
+/** The documentation key of a route: `METHOD /api/path/:param`. */
+export const docKey = (method: string, url: string) => `${method} ${url}`;
+
+/** The sentence every description starts with: what the caller needs. */
+export function accessNote(access: RouteAccess | undefined): string {
+  if (access?.permission) return `**Permission:** \`${access.permission}\`.`;
+  if (access?.authenticated) return '**Permission:** authenticated (any signed-in user; no permission needed).';
+  return '**Permission:** public (no token needed).';
+}
+
+/**
+ * Merges an operation's doc into its route schema: summary, a description that opens with the
+ * permission note, visibility and notable errors, a body example, and every error response the route
+ * can give (the ones it declares, its notable ones, and those every route of its kind gives: 401 for
+ * non-public routes, 403 with a permission, 400 with input, 413 and 415 with a body).
+ */
+export function documentRoute(route: RouteOptions, doc: OperationDoc | undefined): void {
+  const method = String(route.method);
+  const access = route.config as RouteAccess | undefined;
+  const schema = { ...(route.schema ?? {}) } as RouteSchema;
+
+  const codes = new Set<number>(Object.keys(schema.response ?? {}).filter((c) => /^[45]\d\d$/.test(c)).map(Number));
+  if (!access?.public) codes.add(401);
+  if (access?.permission) codes.add(403);
+  if (schema.params || schema.querystring || schema.body) codes.add(400);
+  if (schema.body && BODY_METHODS.has(method)) codes.add(413).add(415);
+  for (const code of Object.keys(doc?.errors ?? {})) codes.add(Number(code));
+
+  const response = Object.fromEntries(Object.entries(schema.response ?? {}).filter(([code]) => !codes.has(Number(code))));
+  for (const code of [...codes].sort()) response[code] = { ...ErrorSchema, description: errorReason(code, access, schema, doc) };
+  schema.response = response;
+
+  if (doc) {
+    schema.summary = doc.summary;
+    const notable = Object.entries(doc.errors ?? {}).map(([code, reason]) => `${code}: ${reason}.`);
+    schema.description = [
+      accessNote(access),
+      schema.description && `${schema.description.replace(/\.?$/, '.')}`,
+      doc.description,
+      doc.visibility && `**Visibility:** ${doc.visibility}`,
+      notable.length > 0 && `**Notable errors:** ${notable.join(' ')}`,
+    ].filter(Boolean).join('\n\n');
+    if (doc.example !== undefined && schema.body) schema.body = withExample(schema.body, doc.example);
+  }
+  route.schema = schema;
+}
+
+function errorReason(code: number, access: RouteAccess | undefined, schema: RouteSchema, doc: OperationDoc | undefined): string {
+  const reason = doc?.errors?.[code];
+  if (reason) return reason;
+  if (code === 403 && access?.permission) return `The caller lacks the permission \`${access.permission}\``;
+  if (code === 415) return `Unsupported content type: send ${Object.keys(schema.body?.content ?? { 'application/json': 0 }).join(' or ')}`;
+  return STANDARD_ERRORS[code] ?? 'Error';
+}
+
+/** The body schema with `examples` (Swagger shows the first); a per-content-type body gets it on its JSON form. */
+function withExample(body: NonNullable<RouteSchema['body']>, example: unknown): NonNullable<RouteSchema['body']> {
+  const json = body.content?.['application/json'];
+  if (body.content && json) return { ...body, content: { ...body.content, 'application/json': { ...json, schema: { ...json.schema, examples: [example] } } } };
+  return { ...body, examples: [example] };
+}
+
+/** Whether a route belongs in the documented API (not the docs UI's own routes, not HEAD). */
+export function isApiRoute(method: string, url: string): boolean {
+  return method !== 'HEAD' && url.startsWith('/api') && url !== '/api/docs' && !url.startsWith('/api/docs/');
+}
+
+/** OpenAPI document from the route schemas and the modules' docs; Swagger UI at /api/docs (not registered in production). */
 export const docsPlugin = fp(async (app: FastifyInstance) => {
-  // The docs are public (api-contract §4): mark the UI's routes so the auth hook skips them.
   app.addHook('onRoute', (route) => {
+    // The docs are public (api-contract §4): mark the UI's routes so the auth hook skips them.
     if (route.url === '/api/docs' || route.url.startsWith('/api/docs/')) route.config = { ...(route.config ?? {}), public: true };
+    else if (typeof route.method === 'string' && isApiRoute(route.method, route.url)) documentRoute(route, API_DOCS[docKey(route.method, route.url)]);
   });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'Parish API', version: '0.1.0', description: 'Multi-tenant church management service' },
+      info: {
+        title: 'Parish API',
+        version: '0.1.0',
+        description: 'Multi-tenant church management service. Every operation states the permission it needs; ' +
+          'errors are `{statusCode, message, error}`; lists are `{data, total, page, limit}`.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
     },
