@@ -14,6 +14,9 @@ export interface Scenario {
   request: (ds: Dataset) => HttpRequest | (() => HttpRequest);
 }
 
+/** Issue 20's common name: a fragment in about 6% of the generated contacts (Johnson, Nelson, Hansen & Sons, ...). */
+const COMMON_NAME = 'son';
+
 const q = (params: Record<string, string | number>) => '?' + new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 
 /** Scenarios 1–10 of issue 7 (11 login and 12 import are measured separately in run.ts). */
@@ -21,6 +24,7 @@ export const SCENARIOS: Scenario[] = [
   { id: '1', title: 'contacts list, page 1', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: '/api/crm/contacts' }) },
   { id: '2a', title: 'contacts q search: name fragment', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/crm/contacts${q({ q: ds.nameFragment })}` }) },
   { id: '2b', title: 'contacts q search: phone digits', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/crm/contacts${q({ q: ds.phoneFragment })}` }) },
+  { id: '2c', title: 'contacts q search: common name fragment "son" (~6% of contacts)', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: `/api/crm/contacts${q({ q: COMMON_NAME })}` }) },
   { id: '3', title: 'contact single read (all nested arrays)', as: 'admin', kind: 'read', target: 0.5, request: (ds) => ({ method: 'GET', path: `/api/crm/contacts/${ds.sampleContactId}` }) },
   { id: '4', title: 'groups list as a Zone leader', as: 'leader', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: '/api/groups' }) },
   { id: '5', title: 'groups ancestorId subtree of a Network', as: 'admin', kind: 'read', target: 0.7, request: (ds) => ({ method: 'GET', path: `/api/groups${q({ ancestorId: ds.networkId })}` }) },
@@ -57,6 +61,7 @@ export const MODULE_SCENARIOS: Scenario[] = [
   { id: 's1', title: 'search box: name fragment', as: 'admin', kind: 'read', target: 0.7, p50Target: 30, request: (ds) => ({ method: 'GET', path: `/api/search${q({ q: ds.nameFragment })}` }) },
   { id: 's2', title: 'search box: phone digits', as: 'admin', kind: 'read', target: 0.7, p50Target: 30, request: (ds) => ({ method: 'GET', path: `/api/search${q({ q: ds.phoneFragment })}` }) },
   { id: 's3', title: 'advanced search, 4 conditions', as: 'admin', kind: 'read', target: 0.7, p50Target: 50, request: (ds) => advancedSearch(ds) },
+  { id: 's4', title: 'search box: common name fragment "son" (~6% of contacts)', as: 'admin', kind: 'read', target: 0.7, p50Target: 30, request: () => ({ method: 'GET', path: `/api/search${q({ q: COMMON_NAME })}` }) },
   { id: 'n1', title: 'unread notification count', as: 'admin', kind: 'read', target: 0.5, p50Target: 5, request: () => ({ method: 'GET', path: '/api/notifications/unread-count' }) },
   { id: 'c1', title: 'audit of one contact (1M changes in the tenant)', as: 'admin', kind: 'read', target: 0.7, p50Target: 10, request: (ds) => ({ method: 'GET', path: `/api/audit${q({ entityType: 'contact', entityId: ds.auditContactId })}` }) },
 ];
