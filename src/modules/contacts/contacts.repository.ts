@@ -8,7 +8,7 @@ import type {
   AddressInput, CompanyInput, CompanyPatch, EmailInput, IdentificationInput, OccasionInput, PersonInput, PersonPatch, PhoneInput,
 } from './contacts.schemas.js';
 
-/** Writes of contacts and their owned rows. Every write ends with refreshSearchColumns. */
+/** Writes of contacts and their owned rows. A create computes the search columns in its insert (searchColumns); every update ends with refreshSearchColumns. */
 
 export interface ContactArrays {
   emails?: EmailInput[];
@@ -37,16 +37,53 @@ export function withPrimary<T extends { isPrimary?: boolean }>(items: T[]): (T &
   return items.map((item, index) => ({ ...item, isPrimary: anyPrimary ? item.isPrimary === true : index === 0 }));
 }
 
+/** What the list/search columns of a new contact are computed from: the values its rows will hold. */
+export interface SearchSource {
+  firstName?: string | null;
+  middleName?: string | null;
+  lastName?: string | null;
+  companyName?: string | null;
+  /** In position order, as stored. */
+  emails: string[];
+  phones: string[];
+}
+
+/**
+ * The list/search columns of a NEW contact, for its INSERT: the same SQL expressions as
+ * refreshSearchColumns applied to the values about to be stored (lower() runs in the database, so
+ * case folding is exactly the stored rows' one). A contact is thus written once, never inserted and
+ * then updated (which left one dead row per created contact until vacuum).
+ */
+export function searchColumns(s: SearchSource) {
+  const text = (v: string | null | undefined) => sql`${v ?? null}::text`;
+  const emails = s.emails.length ? s.emails.join(' ') : null;
+  const phones = s.phones.length ? s.phones.join(' ') : null;
+  return {
+    sortLast: sql`lower(coalesce(${text(s.lastName)}, ${text(s.companyName)}, ''))`,
+    sortFirst: sql`lower(coalesce(${text(s.firstName)}, ''))`,
+    searchText: sql`lower(concat_ws(' ', ${text(s.firstName)}, ${text(s.middleName)}, ${text(s.lastName)}, ${text(s.companyName)}, ${text(emails)}, ${text(phones)}))`,
+    phoneDigits: s.phones.map(phoneDigits).join(' '),
+  };
+}
+
 /** The one create path: the HTTP create, tenant seeding, registration and users all come through here. */
 export async function insertContact(tx: Db, tenantId: number, input: NewContact): Promise<number> {
+  const search = searchColumns({
+    firstName: input.person?.firstName,
+    middleName: input.person?.middleName,
+    lastName: input.person?.lastName,
+    companyName: input.company?.name,
+    // Stored in input order (replaceArrays' positions).
+    emails: (input.emails ?? []).map((e) => e.value),
+    phones: (input.phones ?? []).map((p) => p.value),
+  });
   const [row] = await tx
     .insert(contacts)
-    .values({ tenantId, category: input.category, status: input.status ?? 'Active', emailOptOut: input.emailOptOut ?? false })
+    .values({ tenantId, category: input.category, status: input.status ?? 'Active', emailOptOut: input.emailOptOut ?? false, ...search })
     .returning({ id: contacts.id });
   if (input.person) await tx.insert(persons).values({ tenantId, contactId: row.id, ...input.person });
   if (input.company) await tx.insert(companies).values({ tenantId, contactId: row.id, ...input.company });
   await replaceArrays(tx, tenantId, row.id, input);
-  await refreshSearchColumns(tx, tenantId, [row.id]);
   return row.id;
 }
 
@@ -121,15 +158,18 @@ export async function replaceArrays(tx: Db, tenantId: number, contactId: number,
 }
 
 /**
- * Recomputes the denormalized list/search columns from the stored rows, so every write path
- * (create, update, import, seeding) produces exactly the same values:
+ * Recomputes the denormalized list/search columns from the stored rows after an update (a create
+ * computes the same expressions in its insert: searchColumns), so every write path produces
+ * exactly the same values:
  * sort_last/sort_first = lowercased last/first name (company name as last name);
  * search_text = lowercased names, company name, emails and phones; phone_digits = phones' digits.
  */
-export async function refreshSearchColumns(tx: Db, tenantId: number, ids: number[]): Promise<void> {
+export async function refreshSearchColumns(tx: Db, tenantId: number, ids: number[], options: { touch?: boolean } = {}): Promise<void> {
   if (ids.length === 0) return;
+  // `touch` sets updated_at in the same UPDATE (one new row version per contact, not two).
+  const touch = options.touch ? sql`updated_at = now(), ` : sql``;
   await tx.execute(sql`
-    UPDATE contacts AS c SET (sort_last, sort_first, search_text, phone_digits) = (
+    UPDATE contacts AS c SET ${touch}(sort_last, sort_first, search_text, phone_digits) = (
       SELECT lower(coalesce(p.last_name, co.name, '')),
              lower(coalesce(p.first_name, '')),
              lower(concat_ws(' ', p.first_name, p.middle_name, p.last_name, co.name, em.v, ph.v)),

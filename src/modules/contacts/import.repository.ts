@@ -1,11 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { contactEmails, contactPhones, contacts, persons } from '../../db/schema/index.js';
-import { phoneDigits } from './contacts.repository.js';
+import { phoneDigits, searchColumns } from './contacts.repository.js';
 
 /** Set-based statements of the import: a batch of rows costs a fixed number of statements. */
-
-const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
 
 /** Lowercased email → lowest Person contact id holding it, within the tenant. */
 export async function matchEmails(tx: Db, tenantId: number, emails: string[]): Promise<Map<string, number>> {
@@ -66,12 +64,16 @@ export interface ImportPerson {
 
 export async function insertPeople(tx: Db, tenantId: number, people: ImportPerson[]): Promise<void> {
   if (people.length === 0) return;
-  await tx.insert(contacts).values(people.map((p) => ({ tenantId, id: p.id, category: 'Person' as const })));
+  // The search columns are computed in the insert: no insert-then-update leaving a dead row per person.
+  await tx.insert(contacts).values(people.map((p) => ({ tenantId, id: p.id, category: 'Person' as const, ...searchColumns({ ...p, emails: p.emails, phones: p.phones }) })));
   await tx.insert(persons).values(people.map((p) => ({ tenantId, contactId: p.id, firstName: p.firstName, lastName: p.lastName, gender: p.gender ?? null })));
   await insertChildren(tx, tenantId, people.map((p) => ({ contactId: p.id, emails: p.emails, phones: p.phones, emailCount: 0, phoneCount: 0 })));
 }
 
-/** Existing people: names and gender overwritten, emails/phones they do not have yet appended. */
+/**
+ * Existing people: names and gender overwritten, emails/phones they do not have yet appended. The
+ * caller then refreshes their search columns with `touch` (updated_at in the same UPDATE).
+ */
 export async function updatePeople(tx: Db, tenantId: number, people: ImportPerson[]): Promise<void> {
   if (people.length === 0) return;
   const ids = people.map((p) => p.id);
@@ -80,7 +82,6 @@ export async function updatePeople(tx: Db, tenantId: number, people: ImportPerso
     UPDATE persons AS p SET first_name = v.first_name, last_name = v.last_name, gender = coalesce(v.gender, p.gender)
     FROM (VALUES ${sql.join(values, sql`, `)}) AS v(contact_id, first_name, last_name, gender)
     WHERE p.tenant_id = ${tenantId} AND p.contact_id = v.contact_id`);
-  await tx.execute(sql`UPDATE contacts SET updated_at = now() WHERE tenant_id = ${tenantId} AND id IN (${idList(ids)})`);
 
   const emails = await tx
     .select({ contactId: contactEmails.contactId, key: sql<string>`lower(${contactEmails.value})` })
@@ -130,4 +131,25 @@ async function insertChildren(tx: Db, tenantId: number, batch: ChildBatch[]) {
   );
   if (emailRows.length) await tx.insert(contactEmails).values(emailRows);
   if (phoneRows.length) await tx.insert(contactPhones).values(phoneRows);
+}
+
+/** Tables a contacts import writes, analysed when it changed a substantial share of them. */
+const IMPORT_TABLES = ['contacts', 'persons', 'contact_emails', 'contact_phones'] as const;
+
+/**
+ * After an import that wrote at least a tenth of the contacts table (by the planner's row
+ * estimate; a table never analysed counts as empty), ANALYZE the tables it wrote: until then the
+ * planner works from statistics that predate the import and passes over the trigram index (a
+ * name search took 0.4–0.9 s instead of 0.5 ms). Runs on `db` outside the tenant transaction: the
+ * tenant role may not analyse. Returns whether it ran.
+ */
+export async function analyzeAfterImport(db: Db, changedRows: number): Promise<boolean> {
+  if (changedRows === 0) return false;
+  const result = (await db.execute(sql`SELECT greatest(reltuples, 0)::float8 AS estimate FROM pg_class WHERE oid = 'contacts'::regclass`)) as unknown as {
+    rows: { estimate: number | string }[];
+  };
+  const estimate = Number(result.rows[0]?.estimate ?? 0);
+  if (changedRows < 0.1 * estimate) return false;
+  await db.execute(sql.raw(`ANALYZE ${IMPORT_TABLES.join(', ')}`));
+  return true;
 }

@@ -45,40 +45,92 @@ export function parseImportBody(body: unknown): Record<string, unknown>[] {
   return rows as Record<string, unknown>[];
 }
 
+/** A row as read (CSV record or JSON object) with its number in the file, counted from 1. */
+export interface NumberedInput {
+  row: number;
+  input: Record<string, unknown>;
+}
+
+export interface BatchResult {
+  created: number;
+  updated: number;
+  errors: ImportSummary['errors'];
+}
+
+/**
+ * What a dry run remembers between batches: the match keys (lower-cased email, phone digits) of
+ * the people earlier batches would have created, so a later row counts as updating them, as it
+ * would in a real run. Holds one entry per distinct key.
+ */
+export type DryRunPlan = Map<string, number>;
+
+/** The valid rows of `inputs` and the reasons of the others. */
+function checkRows(inputs: NumberedInput[]): { valid: NumberedRow[]; errors: ImportSummary['errors'] } {
+  const valid: NumberedRow[] = [];
+  const errors: ImportSummary['errors'] = [];
+  for (const { row, input } of inputs) {
+    const normalized = normalizeRow(input ?? {});
+    if (ImportRowCheck.Check(normalized)) valid.push({ ...normalized, row });
+    else errors.push({ row, message: rowError(normalized) });
+  }
+  return { valid, errors };
+}
+
 /**
  * Imports people: each row matches an existing Person of the caller's tenant by email
  * (case-insensitive), else by phone digits, and updates it, or creates one. Invalid rows are
- * reported and skipped; valid rows are written in batches, one transaction per batch.
+ * reported and skipped; valid rows are written in batches, one transaction per batch; an import
+ * that wrote a substantial share of the contacts table analyses it.
  */
 export async function importContacts(db: Db, auth: Principal, body: unknown): Promise<ImportSummary> {
   const raw = parseImportBody(body);
-  const summary: ImportSummary = { total: raw.length, created: 0, updated: 0, failed: 0, errors: [] };
-  const valid: NumberedRow[] = [];
-  raw.forEach((input, index) => {
-    const row = normalizeRow(input ?? {});
-    if (ImportRowCheck.Check(row)) valid.push({ ...row, row: index + 1 });
-    else summary.errors.push({ row: index + 1, message: rowError(row) });
-  });
-  summary.failed = summary.errors.length;
+  const { valid, errors } = checkRows(raw.map((input, index) => ({ row: index + 1, input })));
+  const summary: ImportSummary = { total: raw.length, created: 0, updated: 0, failed: errors.length, errors };
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
     const { created, updated } = await withTenant(db, auth, (tx) => importBatch(tx, auth, valid.slice(start, start + IMPORT_BATCH_SIZE)));
     summary.created += created;
     summary.updated += updated;
   }
+  await repo.analyzeAfterImport(db, summary.created + summary.updated);
   return summary;
 }
+
+/**
+ * One batch of a streamed import (the CLI's): rows checked, the valid ones written in ONE
+ * transaction as importContacts writes them, changes recorded under `actor`. With `dryRun` nothing
+ * is written: the rows are matched and counted, `plan` carrying what earlier batches would have created.
+ */
+export async function importContactBatch(db: Db, actor: Actor, inputs: NumberedInput[], options: { dryRun?: boolean; plan?: DryRunPlan } = {}): Promise<BatchResult> {
+  const { valid, errors } = checkRows(inputs);
+  if (valid.length === 0) return { created: 0, updated: 0, errors };
+  const counts = await withTenant(db, actor, (tx) => importBatch(tx, actor, valid, options.dryRun ? (options.plan ?? new Map()) : undefined));
+  return { ...counts, errors };
+}
+
+/** ANALYZE after a streamed import when it changed a substantial share of the table (see analyzeAfterImport). */
+export const analyzeAfterImport = repo.analyzeAfterImport;
 
 interface Target {
   existingId?: number;
   person: Omit<repo.ImportPerson, 'id'>;
 }
 
-async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[]) {
+/** Matches and merges a batch's rows; writes them unless `dryRun` (a dry run's plan) is given. */
+async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: DryRunPlan) {
   const { tenantId } = actor;
   const emailKey = (r: NumberedRow) => r.email?.toLowerCase();
   const digitsKey = (r: NumberedRow) => (r.phone ? phoneDigits(r.phone) : undefined);
   const emailMatch = await repo.matchEmails(tx, tenantId, unique(rows.map(emailKey)));
   const phoneMatch = await repo.matchPhones(tx, tenantId, unique(rows.map(digitsKey)));
+  if (dryRun) {
+    // People earlier batches would have created match like stored ones (negative stand-in ids).
+    for (const r of rows) {
+      const email = emailKey(r);
+      const digits = digitsKey(r);
+      if (email && !emailMatch.has(email) && dryRun.has(`e:${email}`)) emailMatch.set(email, dryRun.get(`e:${email}`)!);
+      if (digits && !phoneMatch.has(digits) && dryRun.has(`p:${digits}`)) phoneMatch.set(digits, dryRun.get(`p:${digits}`)!);
+    }
+  }
   // A row's target: an existing contact, or one an earlier row of this batch creates or extends.
   const byEmail = new Map<string, Target>();
   const byDigits = new Map<string, Target>();
@@ -109,12 +161,21 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[]) {
     if (digits) byDigits.set(digits, target);
   }
   const fresh = targets.filter((t) => !t.existingId);
+  if (dryRun) {
+    for (const t of fresh) {
+      const standIn = -(dryRun.size + 1);
+      for (const e of t.person.emails) dryRun.set(`e:${e.toLowerCase()}`, standIn);
+      for (const p of t.person.phones) dryRun.set(`p:${phoneDigits(p)}`, standIn);
+    }
+    return { created, updated: rows.length - created };
+  }
   const ids = await repo.allocateContactIds(tx, fresh.length);
   const existing = targets.filter((t) => t.existingId);
   const before = await repo.loadPeopleNames(tx, tenantId, existing.map((t) => t.existingId!));
   await repo.insertPeople(tx, tenantId, fresh.map((t, i) => ({ ...t.person, id: ids[i] })));
   await repo.updatePeople(tx, tenantId, existing.map((t) => ({ ...t.person, id: t.existingId! })));
-  await refreshSearchColumns(tx, tenantId, [...ids, ...byExisting.keys()]);
+  // Created people got their search columns in the insert; updated ones are refreshed (and touched) once.
+  await refreshSearchColumns(tx, tenantId, [...byExisting.keys()], { touch: true });
   // One change per created or updated contact, all in ONE statement.
   const changes: NewChange[] = ids.map((id) => ({ type: 'contact.created', entityId: id, data: { contactId: id, category: 'Person', status: 'Active', imported: true } }));
   for (const t of existing) {
