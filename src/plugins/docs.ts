@@ -5,26 +5,7 @@ import fp from 'fastify-plugin';
 import { ErrorSchema } from '../lib/schemas.js';
 import type { RouteAccess } from './auth.js';
 import { API_DOCS } from './docs.registry.js';
-
-/**
- * The prose of one operation, kept in its module's `<module>.docs.ts` under the key `METHOD path`
- * (the path as registered: `GET /api/crm/contacts/:id`). The docs plugin merges it into the route's
- * schema when the route is registered, together with what the route itself declares.
- */
-export interface OperationDoc {
-  /** One line, imperative: "List contacts". */
-  summary: string;
-  /** What it does beyond the summary: rules, defaults, side effects. */
-  description?: string;
-  /** Which records the caller sees or may change through it (hierarchy, own records, tenant-wide). */
-  visibility?: string;
-  /** Notable errors: the reason for each status, which also becomes that response's description. */
-  errors?: Partial<Record<number, string>>;
-  /** A request body example (the docs test checks it against the body schema). */
-  example?: unknown;
-}
-
-export type ModuleDocs = Record<string, OperationDoc>;
+import type { OperationDoc } from './operation-docs.js';
 
 /** What every error status means when a route does not say more. */
 const STANDARD_ERRORS: Record<number, string> = {
@@ -104,6 +85,32 @@ function errorReason(code: number, access: RouteAccess | undefined, schema: Rout
   return STANDARD_ERRORS[code] ?? 'Error';
 }
 
+/**
+ * The input schemas as the document shows them. A property with a default is optional to the client
+ * (the server fills it in before checking `required`). A free-form querystring (a record, no
+ * `properties`) has no OpenAPI form as parameters: the operation's doc names them (`query`), or it is
+ * left out.
+ */
+function documentedInput(schema: RouteSchema, doc: OperationDoc | undefined): RouteSchema {
+  const out = { ...schema };
+  const query = schema.querystring as JsonObject | undefined;
+  if (query && !query.properties) {
+    delete out.querystring;
+    if (doc?.query) out.querystring = doc.query;
+  } else if (query) out.querystring = defaultsOptional(query);
+  if (schema.body && !schema.body.content) out.body = defaultsOptional(schema.body as JsonObject) as RouteSchema['body'];
+  return out;
+}
+
+type JsonObject = { properties?: Record<string, { default?: unknown }>; required?: string[] };
+
+function defaultsOptional<T extends JsonObject>(schema: T): T {
+  if (!schema.required || !schema.properties) return schema;
+  const properties = schema.properties;
+  const required = schema.required.filter((key) => properties[key]?.default === undefined);
+  return required.length === schema.required.length ? schema : { ...schema, required };
+}
+
 /** The body schema with `examples` (Swagger shows the first); a per-content-type body gets it on its JSON form. */
 function withExample(body: NonNullable<RouteSchema['body']>, example: unknown): NonNullable<RouteSchema['body']> {
   const json = body.content?.['application/json'];
@@ -124,6 +131,7 @@ export const docsPlugin = fp(async (app: FastifyInstance) => {
     else if (typeof route.method === 'string' && isApiRoute(route.method, route.url)) documentRoute(route, API_DOCS[docKey(route.method, route.url)]);
   });
   await app.register(swagger, {
+    transform: ({ schema, url, route }) => ({ schema: schema && (documentedInput(schema as RouteSchema, API_DOCS[docKey(String(route.method), url)]) as typeof schema), url }),
     openapi: {
       openapi: '3.0.3',
       info: {

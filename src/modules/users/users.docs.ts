@@ -1,4 +1,4 @@
-import type { ModuleDocs } from '../../plugins/docs.js';
+import type { ModuleDocs } from '../../plugins/operation-docs.js';
 
 /** OpenAPI prose of /api/users (merged into the routes by the docs plugin). */
 export const usersDocs: ModuleDocs = {

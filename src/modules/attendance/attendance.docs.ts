@@ -1,0 +1,80 @@
+import { VISIBILITY, type ModuleDocs } from '../../plugins/operation-docs.js';
+
+const read = `${VISIBILITY.hierarchyRead} Only services, sessions and records of groups in scope.`;
+const write = VISIBILITY.hierarchyWrite;
+
+/** OpenAPI prose of /api/attendance: services, sessions, records, headcounts, check-in (merged by the docs plugin). */
+export const attendanceDocs: ModuleDocs = {
+  'GET /api/attendance/services': { summary: 'List services', visibility: read },
+  'POST /api/attendance/services': {
+    summary: 'Create a recurring service',
+    description: '`dayOfWeek` 0 (Sunday) – 6, `startTime` HH:MM in the tenant\'s time zone; headcount types are free text.',
+    visibility: write,
+    errors: { 404: 'groupId does not exist or is not visible' },
+    example: { name: 'Sunday First Service', groupId: 3, dayOfWeek: 0, startTime: '08:30', frequency: 'Weekly', headcountTypes: ['Adults', 'Children'] },
+  },
+  'GET /api/attendance/services/:id': { summary: 'Read a service', visibility: read, errors: { 404: 'No service with this id, or its group is not visible' } },
+  'PUT /api/attendance/services/:id': {
+    summary: 'Update a service',
+    visibility: write,
+    errors: { 404: 'The service or the new groupId does not exist or is not visible' },
+    example: { startTime: '09:00', isActive: true },
+  },
+  'DELETE /api/attendance/services/:id': { summary: 'Delete a service', visibility: write, errors: { 404: 'No service with this id, or not visible', 409: 'The service has sessions' } },
+  'GET /api/attendance/sessions': { summary: 'List sessions', description: 'Filters by service, group, event and date range.', visibility: read },
+  'POST /api/attendance/sessions': {
+    summary: 'Open a session (one meeting on a date)',
+    description: 'Of a service, a group meeting or an event: exactly one of `serviceId`, `groupId`, `eventId`.',
+    visibility: write,
+    errors: { 404: 'The service, group or event does not exist or is not visible', 409: 'A session for it on that date exists' },
+    example: { serviceId: 1, date: '2026-11-22', notes: 'Communion Sunday' },
+  },
+  'GET /api/attendance/sessions/:id': { summary: 'Read a session', description: 'With its headcounts and record counts.', visibility: read, errors: { 404: 'No session with this id, or not visible' } },
+  'PUT /api/attendance/sessions/:id': {
+    summary: 'Update a session\'s notes or mark it as not met',
+    visibility: write,
+    errors: { 404: 'No session with this id, or not visible' },
+    example: { didNotMeet: true, notes: 'Cancelled: heavy rain' },
+  },
+  'DELETE /api/attendance/sessions/:id': { summary: 'Delete a session', visibility: write, errors: { 404: 'No session with this id, or not visible' } },
+  'POST /api/attendance/sessions/:id/records': {
+    summary: 'Mark contacts present',
+    visibility: write,
+    errors: { 404: 'The session, or a contact, does not exist or is not visible' },
+    example: { contactIds: [12, 15], kind: 'Regular' },
+  },
+  'DELETE /api/attendance/sessions/:id/records/:contactId': {
+    summary: 'Unmark a contact',
+    visibility: write,
+    errors: { 404: 'The session or the record does not exist or is not visible' },
+  },
+  'POST /api/attendance/sessions/:id/guests': {
+    summary: 'Record a first-time guest',
+    visibility: write,
+    errors: { 404: 'No session with this id, or not visible' },
+    example: { firstName: 'Peter', lastName: 'Okello', phone: '+256 701 222333', email: 'peter@example.org' },
+  },
+  'PUT /api/attendance/sessions/:id/headcounts': {
+    summary: 'Set a session\'s headcounts',
+    visibility: write,
+    errors: { 400: 'A type repeated (case-insensitively) or a negative count', 404: 'No session with this id, or not visible' },
+    example: { counts: [{ type: 'Adults', count: 212 }, { type: 'Children', count: 64 }] },
+  },
+  'GET /api/attendance/records': { summary: 'List attendance records', visibility: read },
+  'GET /api/attendance/summary': { summary: 'Attendance per week or month', visibility: read },
+  'GET /api/attendance/absentees': { summary: 'List members who stopped coming', visibility: read },
+  'POST /api/attendance/checkins': {
+    summary: 'Check people in (children\'s ministry, kiosks)',
+    visibility: `${write} The room group must be visible too.`,
+    errors: { 404: 'The session, a contact or the room group does not exist or is not visible', 409: 'A contact is already checked in to the session' },
+    example: { sessionId: 40, contactIds: [21, 22], roomGroupId: 9 },
+  },
+  'GET /api/attendance/checkins': { summary: 'List check-ins', description: 'Filter by session, security code, and whether still checked in.', visibility: read },
+  'POST /api/attendance/checkins/checkout': {
+    summary: 'Check out with the security code',
+    visibility: write,
+    errors: { 404: 'Unknown or already used security code for the session' },
+    example: { sessionId: 40, securityCode: 'K7Q4' },
+  },
+  'GET /api/attendance/checkins/:id/label': { summary: 'Print data for a check-in label', visibility: read, errors: { 404: 'No check-in with this id, or not visible' } },
+};

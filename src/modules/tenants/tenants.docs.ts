@@ -1,0 +1,19 @@
+import type { ModuleDocs } from '../../plugins/operation-docs.js';
+
+/** OpenAPI prose of the tenant routes (merged into the routes by the docs plugin). */
+export const tenantsDocs: ModuleDocs = {
+  'GET /api/tenants': {
+    summary: 'List churches',
+    description: 'Slug and name of every tenant, for a login screen\'s church picker.',
+  },
+  'GET /api/tenants/current': {
+    summary: 'Read the caller\'s church settings',
+    description: 'Name, time zone (used for every calendar date the server computes), currency and whether self-registration is allowed.',
+  },
+  'PUT /api/tenants/current': {
+    summary: 'Update the caller\'s church settings',
+    description: 'Fields sent replace the stored ones; `timeZone` is an IANA zone name, `currency` an ISO 4217 code.',
+    errors: { 400: 'Unknown time zone or currency code, or an invalid field' },
+    example: { name: 'Grace Chapel', timeZone: 'Africa/Kampala', currency: 'UGX', allowRegistration: false },
+  },
+};
