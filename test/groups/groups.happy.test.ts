@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { groups } from '../../src/db/schema/index.js';
+import { withTenant } from '../../src/db/client.js';
+import { groupMemberships, groups } from '../../src/db/schema/index.js';
+import { insertPersonContact } from '../../src/modules/contacts/contacts.repository.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant } from '../helpers/factories.js';
 import { addMembership, categoryId, newContact, newGroup, newTree } from '../helpers/groups.factories.js';
@@ -45,8 +47,10 @@ describe('groups: happy paths', () => {
     expect(read.statusCode).toBe(200);
     expect(read.json().children).toEqual([{ id: c.id, name: 'Zone North', category: { id: zone, name: 'Zone' }, privacy: 'Private' }]);
     expect(read.json().members).toEqual([]);
+    expect(read.json().memberCount).toBe(0);
     const readChild = (await a.get(`/api/groups/${c.id}`)).json();
     expect(readChild.members).toEqual([{ id: expect.any(Number), contactId, role: 'Leader', isActive: true, contact: { id: contactId, firstName: 'Ann', lastName: 'Apple' } }]);
+    expect(readChild.memberCount).toBe(1);
     expect(readChild.address.city).toBe('Kampala');
   });
 
@@ -126,6 +130,28 @@ describe('groups: happy paths', () => {
     expect(res.body).toBe('');
     expect(await pathOf(t.id, g.id)).toBeUndefined();
     expect((await a.get(`/api/groups/${g.id}`)).statusCode).toBe(404);
+  });
+
+  it('single read carries the first 100 members by name and memberCount; the membership list has them all', async () => {
+    const t = await newTenant(ctx);
+    const a = api(ctx.app, t.admin.token);
+    const g = await newGroup(ctx, t, { name: 'Crowd', category: 'Church' });
+    // Inserted in reverse name order, so the name order is not the id order; one inactive member counts too.
+    const ids = await withTenant(ctx.db, t.id, async (tx) => {
+      const out: number[] = [];
+      for (let i = 102; i >= 0; i--) out.push(await insertPersonContact(tx, t.id, { firstName: 'Pat', lastName: `Member${String(i).padStart(3, '0')}` }));
+      await tx.insert(groupMemberships).values(out.map((contactId, k) => ({ tenantId: t.id, groupId: g.id, contactId, role: 'Member' as const, isActive: k !== 0 })));
+      return out.reverse();
+    });
+    const read = (await a.get(`/api/groups/${g.id}`)).json();
+    expect(read.memberCount).toBe(103);
+    expect(read.members).toHaveLength(100);
+    expect(read.members.map((m: { contactId: number }) => m.contactId)).toEqual(ids.slice(0, 100));
+    expect(read.members[0].contact).toEqual({ id: ids[0], firstName: 'Pat', lastName: 'Member000' });
+    const listed = [1, 2].map((page) => a.get(`/api/groups/membership?groupId=${g.id}&limit=100&page=${page}`));
+    const [p1, p2] = await Promise.all(listed).then((rs) => rs.map((r) => r.json()));
+    expect(p1.total).toBe(103);
+    expect(new Set([...p1.data, ...p2.data].map((m: { contactId: number }) => m.contactId))).toEqual(new Set(ids));
   });
 
   it('combo lists visible groups flat, filtered by category', async () => {

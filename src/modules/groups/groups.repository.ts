@@ -122,18 +122,31 @@ export async function listChildren(tx: Db, tenantId: number, groupId: number, vi
   return rows.map((r) => ({ id: r.id, name: r.name, category: { id: r.categoryId, name: r.categoryName }, privacy: r.privacy }));
 }
 
+/** How many members a group's single read carries; the rest through GET /api/groups/membership?groupId=. */
+export const MEMBERS_IN_READ = 100;
+
+/**
+ * The first MEMBERS_IN_READ memberships of a group (active or not) by name, and how many it has in
+ * all, in one statement: the count is an uncorrelated sub-select on the membership key's index.
+ */
 export async function listMembers(tx: Db, tenantId: number, groupId: number) {
+  const ofGroup = and(eq(groupMemberships.tenantId, tenantId), eq(groupMemberships.groupId, groupId));
   const rows = await tx
-    .select({ id: groupMemberships.id, contactId: groupMemberships.contactId, role: groupMemberships.role, isActive: groupMemberships.isActive, ...contactNameColumns })
+    .select({
+      id: groupMemberships.id, contactId: groupMemberships.contactId, role: groupMemberships.role, isActive: groupMemberships.isActive, ...contactNameColumns,
+      total: tx.$count(groupMemberships, ofGroup),
+    })
     .from(groupMemberships)
     .leftJoin(persons, personJoin(tenantId, groupMemberships.contactId))
     .leftJoin(companies, companyJoin(tenantId, groupMemberships.contactId))
-    .where(and(eq(groupMemberships.tenantId, tenantId), eq(groupMemberships.groupId, groupId)))
-    .orderBy(asc(contactNameColumns.lastName), asc(contactNameColumns.firstName), asc(groupMemberships.id));
-  return rows.map((r) => ({
+    .where(ofGroup)
+    .orderBy(asc(contactNameColumns.lastName), asc(contactNameColumns.firstName), asc(groupMemberships.id))
+    .limit(MEMBERS_IN_READ);
+  const members = rows.map((r) => ({
     id: r.id, contactId: r.contactId, role: r.role, isActive: r.isActive,
     contact: { id: r.contactId, firstName: r.firstName, lastName: r.lastName },
   }));
+  return { members, memberCount: rows.length > 0 ? Number(rows[0].total) : 0 };
 }
 
 export async function categoryExists(tx: Db, tenantId: number, id: number): Promise<boolean> {

@@ -36,7 +36,10 @@ export const MemberSchema = Type.Object({
 export const GroupDetailSchema = Type.Object({
   ...GroupSchema.properties,
   children: Type.Array(ChildSchema),
+  /** The first 100 by name (MEMBERS_IN_READ); all of them through GET /api/groups/membership?groupId=. */
   members: Type.Array(MemberSchema),
+  /** Every membership of the group, active or not (the membership list's total for groupId). */
+  memberCount: Type.Integer(),
 });
 
 const AddressBody = Body({

@@ -79,8 +79,8 @@ export function createGroupsService(db: Db) {
         await visibleGroup(tx, auth, scope, id);
         const group = await repo.getGroupOut(tx, auth.tenantId, id);
         const children = await repo.listChildren(tx, auth.tenantId, id, visibleGroupFilter(scope));
-        const members = await repo.listMembers(tx, auth.tenantId, id);
-        return { ...group, children, members };
+        const { members, memberCount } = await repo.listMembers(tx, auth.tenantId, id);
+        return { ...group, children, members, memberCount };
       }),
 
     create: (auth: Principal, body: CreateGroupBody) =>
