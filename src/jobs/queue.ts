@@ -23,17 +23,27 @@ export interface Job {
 }
 
 /**
- * Runs one job. Throwing means "failed this time": the job is retried after `backoff(attempts)`
- * seconds until maxAttempts, then marked Failed (and `onFailed` runs). Handlers must be safe to run
- * again: a crash after the work but before the job is marked done runs it a second time.
+ * Runs jobs of one kind. Throwing means "failed this time": the job is retried after
+ * `backoff(attempts)` seconds until maxAttempts, then marked Failed (and `onFailed` runs). Handlers
+ * must be safe to run again: a crash after the work but before the job is marked done runs it a
+ * second time. A handler has `run` (one job per call) or `runBatch` (for many small jobs, such as
+ * webhook deliveries: the worker hands it up to JOB_BATCH due jobs of one tenant at once).
  */
-export interface JobHandler {
-  run(job: Job, ctx: JobContext): Promise<void>;
+export type JobHandler = JobHandlerOptions & (
+  | { run(job: Job, ctx: JobContext): Promise<void>; runBatch?: never }
+  /** Resolves with one outcome per job, in order: null when done, else why it failed this time. */
+  | { runBatch(jobs: readonly Job[], ctx: JobContext): Promise<(Error | null)[]>; run?: never }
+);
+
+export interface JobHandlerOptions {
   /** Seconds before attempt n + 1 (default: 2^n, at most an hour). */
   backoff?(attempts: number): number;
   /** After the last attempt failed. */
   onFailed?(job: Job, error: string, ctx: JobContext): Promise<void>;
 }
+
+/** Most jobs a batch handler gets in one call. */
+export const JOB_BATCH = 100;
 
 /** Recurring work across all tenants; at most one server process runs it per period. */
 export interface Schedule {

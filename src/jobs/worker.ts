@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { dispatchChanges, type ChangeSubscriber } from '../changes/subscribers.js';
-import type { Job, JobContext, JobHandler, Schedule } from './queue.js';
+import { JOB_BATCH, type Job, type JobContext, type JobHandler, type Schedule } from './queue.js';
 
 export interface WorkerOptions extends JobContext {
   subscribers: ChangeSubscriber[];
@@ -54,12 +54,17 @@ export function createWorker(options: WorkerOptions): Worker {
   const onChangeError = (err: unknown, change: { id: number; type: string }) =>
     log.error({ err, changeId: change.id, type: change.type }, 'a change subscriber failed; the change will be retried');
 
-  async function takeJobs(limit: number): Promise<Job[]> {
+  /** Kinds whose handler takes batches: taken many at a time, run JOB_BATCH per call. */
+  const batchKinds = Object.entries(options.jobs).filter(([, h]) => h.runBatch).map(([kind]) => kind);
+  const inBatchKinds = sql.join(batchKinds.map((k) => sql`${k}`), sql`, `);
+
+  async function takeJobs(limit: number, which: 'single' | 'batch'): Promise<Job[]> {
+    const kinds = batchKinds.length === 0 ? sql`` : which === 'batch' ? sql`and kind in (${inBatchKinds})` : sql`and kind not in (${inBatchKinds})`;
     const result = await db.execute(sql`
       update jobs set status = 'Running', attempts = attempts + 1, locked_until = now() + make_interval(secs => ${LEASE_SECONDS})
       where (tenant_id, id) in (
         select tenant_id, id from jobs
-        where (status = 'Pending' and run_at <= now()) or (status = 'Running' and locked_until < now())
+        where ((status = 'Pending' and run_at <= now()) or (status = 'Running' and locked_until < now())) ${kinds}
         order by run_at, id limit ${limit} for update skip locked)
       returning tenant_id, id, kind, payload, attempts, max_attempts`);
     return (result as unknown as { rows: JobRow[] }).rows.map((r) => ({
@@ -67,29 +72,61 @@ export function createWorker(options: WorkerOptions): Worker {
     }));
   }
 
+  async function failed(job: Job, handler: JobHandler | undefined, err: unknown): Promise<void> {
+    const message = String((err as Error)?.message ?? err).slice(0, 1000);
+    const final = job.attempts >= job.maxAttempts;
+    log.warn({ err, jobId: job.id, kind: job.kind, attempts: job.attempts, final }, 'a job failed');
+    const delay = (handler?.backoff ?? defaultBackoff)(job.attempts);
+    await db.execute(sql`update jobs set status = ${final ? 'Failed' : 'Pending'}, last_error = ${message}, locked_until = null,
+        run_at = now() + make_interval(secs => ${delay}), finished_at = ${final ? sql`now()` : sql`null`}
+      where tenant_id = ${job.tenantId} and id = ${job.id}`);
+    if (final && handler?.onFailed) await handler.onFailed(job, message, options).catch((e: unknown) => log.error({ err: e }, 'onFailed failed'));
+  }
+
+  /** Jobs of one tenant: done in one statement. */
+  async function done(jobs: readonly Job[]): Promise<void> {
+    if (jobs.length === 0) return;
+    await db.execute(sql`update jobs set status = 'Done', finished_at = now(), locked_until = null, last_error = null
+      where tenant_id = ${jobs[0].tenantId} and id in (${sql.join(jobs.map((j) => sql`${j.id}`), sql`, `)})`);
+  }
+
   async function runJob(job: Job): Promise<void> {
     const handler = options.jobs[job.kind];
     try {
-      if (!handler) throw new Error(`No handler for job kind ${job.kind}`);
+      if (!handler?.run) throw new Error(`No handler for job kind ${job.kind}`);
       await handler.run(job, options);
-      await db.execute(sql`update jobs set status = 'Done', finished_at = now(), locked_until = null, last_error = null
-        where tenant_id = ${job.tenantId} and id = ${job.id}`);
+      await done([job]);
     } catch (err) {
-      const message = String((err as Error)?.message ?? err).slice(0, 1000);
-      const final = job.attempts >= job.maxAttempts;
-      log.warn({ err, jobId: job.id, kind: job.kind, attempts: job.attempts, final }, 'a job failed');
-      const delay = (handler?.backoff ?? defaultBackoff)(job.attempts);
-      await db.execute(sql`update jobs set status = ${final ? 'Failed' : 'Pending'}, last_error = ${message}, locked_until = null,
-          run_at = now() + make_interval(secs => ${delay}), finished_at = ${final ? sql`now()` : sql`null`}
-        where tenant_id = ${job.tenantId} and id = ${job.id}`);
-      if (final && handler?.onFailed) await handler.onFailed(job, message, options).catch((e: unknown) => log.error({ err: e }, 'onFailed failed'));
+      await failed(job, handler, err);
     }
   }
 
+  /** Jobs of one kind and one tenant, handed to the kind's runBatch at once. */
+  async function runBatch(jobs: readonly Job[]): Promise<void> {
+    const handler = options.jobs[jobs[0].kind];
+    const outcomes = await handler.runBatch!(jobs, options).catch((err: unknown) => jobs.map(() => err as Error));
+    await done(jobs.filter((_, i) => !outcomes[i]));
+    for (const [i, job] of jobs.entries()) if (outcomes[i]) await failed(job, handler, outcomes[i]);
+  }
+
+  /** Batches of up to JOB_BATCH jobs of one kind and tenant. */
+  function batches(jobs: Job[]): Job[][] {
+    const groups = new Map<string, Job[][]>();
+    for (const job of jobs) {
+      const key = `${job.kind}:${job.tenantId}`;
+      const list = groups.get(key) ?? groups.set(key, [[]]).get(key)!;
+      if (list.at(-1)!.length === JOB_BATCH) list.push([]);
+      list.at(-1)!.push(job);
+    }
+    return [...groups.values()].flat();
+  }
+
+  /** Up to `concurrency` single jobs, and up to 4 × JOB_BATCH jobs of the batch kinds, at once. */
   async function runJobs(): Promise<number> {
-    const jobs = await takeJobs(concurrency);
-    await Promise.all(jobs.map(runJob));
-    return jobs.length;
+    const single = await takeJobs(concurrency, 'single');
+    const batched = batchKinds.length ? await takeJobs(4 * JOB_BATCH, 'batch') : [];
+    await Promise.all([...single.map(runJob), ...batches(batched).map(runBatch)]);
+    return single.length + batched.length;
   }
 
   async function runDueSchedules(): Promise<void> {

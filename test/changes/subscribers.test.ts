@@ -86,8 +86,11 @@ describe('change subscribers', () => {
     expect(after.every((r) => Number(r.n) === 1)).toBe(true);
     expect(await queued(t.id)).toEqual([]);
     // Delivered at least once: the failed change reached the consumer again, its effect is kept once.
+    // (Its batch was handed over whole first, then change by change once something threw: the
+    // changes before it reached the consumer twice, their effect kept once.)
     expect(calls.filter((id) => id === ids[4]).length).toBeGreaterThanOrEqual(2);
-    expect(calls.filter((id) => id === ids[3])).toHaveLength(1);
+    expect(calls.filter((id) => id === ids[3])).toHaveLength(2);
+    expect(calls.filter((id) => id === ids[5])).toHaveLength(1);
   });
 
   it('delivery killed mid-batch: nothing of the batch is kept, the next drain delivers everything once', async () => {
@@ -134,6 +137,38 @@ describe('change subscribers', () => {
       expect(order).toEqual(await changeIds(tenant.id));
       expect(order.length).toBe(tenant === a ? 16 : 4);
     }
+  });
+
+  it('a failed change holds back the later changes of the same record until its retry succeeds; other records go on', async () => {
+    const t = await newTenant(ctx);
+    const admin = api(ctx.app, t.admin.token);
+    const first = (await admin.post('/api/crm/contacts', { category: 'Person', person: { firstName: 'Held', lastName: 'Back' } })).json().id;
+    await admin.put(`/api/crm/contacts/${first}`, { status: 'Inactive' });
+    const other = (await admin.post('/api/crm/contacts', { category: 'Person', person: { firstName: 'Goes', lastName: 'On' } })).json().id;
+    await admin.put(`/api/crm/contacts/${first}`, { status: 'Active' });
+    await admin.put(`/api/crm/contacts/${other}`, { status: 'Inactive' });
+    const byEntity = async () => rows<{ id: string | number; entity_id: string | number }>(ctx, sql`select id, entity_id from changes where tenant_id = ${t.id} order by id`);
+    const all = await byEntity();
+    const ofFirst = all.filter((r) => Number(r.entity_id) === first).map((r) => Number(r.id));
+    const ofOther = all.filter((r) => Number(r.entity_id) === other).map((r) => Number(r.id));
+    expect(ofFirst.length).toBeGreaterThanOrEqual(3);
+    failOn.add(ofFirst[0]);
+    await ctx.app.worker.drain();
+    // The other contact's changes went through; none of the first contact's overtook its failed creation.
+    expect((await seen(t.id)).map((r) => Number(r.change_id))).toEqual(ofOther);
+    expect((await queued(t.id)).map((q) => q.changeId)).toEqual(ofFirst);
+    // A retry that is due but fails again still holds them back.
+    await makeDue();
+    await ctx.app.worker.drain();
+    expect((await seen(t.id)).map((r) => Number(r.change_id))).toEqual(ofOther);
+    failOn.clear();
+    await makeDue();
+    await ctx.app.worker.drain();
+    const order = (await rows<{ change_id: string | number }>(ctx, sql`select change_id from test_seen where tenant_id = ${t.id} and consumer = 'probe' order by seq`))
+      .map((r) => Number(r.change_id));
+    expect(order.filter((id) => ofFirst.includes(id))).toEqual(ofFirst);
+    expect(order.filter((id) => ofOther.includes(id))).toEqual(ofOther);
+    expect(await queued(t.id)).toEqual([]);
   });
 
   it('two workers draining the same queue at once never hand one change to the consumer twice', async () => {

@@ -3,10 +3,10 @@ import https from 'node:https';
 import net from 'node:net';
 import { sql, type SQL } from 'drizzle-orm';
 import { CHANGE_TYPES } from '../../changes/types.js';
-import type { ChangeSubscriber } from '../../changes/subscribers.js';
+import type { ChangeEvent, ChangeSubscriber } from '../../changes/subscribers.js';
 import { withTenant, type Db } from '../../db/client.js';
-import { enqueueJobs, type JobHandler } from '../../jobs/queue.js';
-import { activeWebhooksFor, insertDeliveries } from './webhooks.repository.js';
+import { enqueueJobs, type Job, type JobHandler } from '../../jobs/queue.js';
+import { insertFanOutDeliveries } from './webhooks.repository.js';
 import { checkWebhookUrlShape, decryptSecret, isForbiddenAddress, safeLookup, signatureHeader } from './webhooks.security.js';
 
 export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
@@ -33,15 +33,18 @@ export function deliveryJobs(ids: number[]) {
 export const webhookFanOut: ChangeSubscriber = {
   name: 'webhooks.fan-out',
   types: CHANGE_TYPES.filter((t) => t !== 'webhook.test'),
-  async handle(tx, change) {
-    const webhookIds = await activeWebhooksFor(tx, change.tenantId, change.type);
-    if (webhookIds.length === 0) return;
-    const ids = await insertDeliveries(tx, change.tenantId, webhookIds.map((webhookId) => ({ webhookId, changeId: change.id, type: change.type })));
-    await enqueueJobs(tx, change.tenantId, deliveryJobs(ids));
-  },
+  handle: (tx, change) => fanOut(tx, [change]),
+  handleBatch: fanOut,
 };
 
+async function fanOut(tx: Db, changes: readonly ChangeEvent[]): Promise<void> {
+  const ids = await insertFanOutDeliveries(tx, changes[0].tenantId, changes);
+  await enqueueJobs(tx, changes[0].tenantId, deliveryJobs(ids));
+}
+
 interface DeliveryContext {
+  id: string | number;
+  webhook_id: string | number;
   status: string;
   url: string;
   is_active: boolean;
@@ -61,6 +64,15 @@ interface Attempt {
   error: string | null;
 }
 
+/**
+ * Connections to receivers are kept alive and reused (a fan-out of thousands of deliveries to one
+ * receiver would otherwise open a connection per delivery); at most 32 at once per receiver.
+ */
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 32 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 32 }),
+};
+
 /** POSTs the body; resolves with the outcome (never rejects). */
 function post(rawUrl: string, body: string, headers: Record<string, string>, production: boolean): Promise<Attempt> {
   return new Promise((resolve) => {
@@ -75,11 +87,13 @@ function post(rawUrl: string, body: string, headers: Record<string, string>, pro
     if (production && net.isIP(host) && isForbiddenAddress(host)) {
       return resolve({ ok: false, statusCode: null, error: `Refused: ${host} is a private, loopback or link-local address` });
     }
-    const client = url.protocol === 'https:' ? https : http;
-    const request = client.request(url, {
+    const protocol = url.protocol as 'http:' | 'https:';
+    const request = (protocol === 'https:' ? https : http).request(url, {
       method: 'POST',
+      agent: agents[protocol],
       headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Parish-Webhooks/1', ...headers },
       signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+      // A kept-alive connection was checked when it was opened: it stays on the address it was opened to.
       ...(production ? { lookup: safeLookup } : {}),
     });
     request.on('response', (response) => {
@@ -97,60 +111,76 @@ function post(rawUrl: string, body: string, headers: Record<string, string>, pro
   });
 }
 
+/** Signs and sends one delivery. */
+function attempt(target: DeliveryContext, secret: string, production: boolean): Promise<Attempt> {
+  if (!target.is_active && target.type !== 'webhook.test') return Promise.resolve({ ok: false, statusCode: null, error: 'The webhook is inactive' });
+  const body = JSON.stringify({
+    id: Number(target.change_id),
+    type: target.type,
+    occurredAt: new Date(target.occurred_at).toISOString(),
+    tenant: target.slug,
+    entity: { type: target.entity_type, id: Number(target.entity_id) },
+    data: target.data,
+  });
+  const headers = { 'parish-signature': signatureHeader(secret, body, Math.floor(Date.now() / 1000)), 'parish-delivery': String(target.id) };
+  return post(target.url, body, headers, production);
+}
+
+const backoff = (attempts: number) => WEBHOOK_BACKOFF[Math.min(attempts, WEBHOOK_BACKOFF.length) - 1] ?? WEBHOOK_BACKOFF.at(-1)!;
+
 /**
- * Delivers one webhook delivery: `{id, type, occurredAt, tenant, data}` signed with the webhook's
- * secret. A 2xx is Succeeded; a 410 Gone fails it at once and deactivates the webhook; anything
- * else is retried by the queue after WEBHOOK_BACKOFF, then Failed.
+ * Delivers webhook deliveries, a batch of one tenant's at a time (the worker batches this job
+ * kind): `{id, type, occurredAt, tenant, entity, data}` signed with the webhook's secret, sent
+ * concurrently. A 2xx is Succeeded; a 410 Gone fails it at once and deactivates the webhook;
+ * anything else is retried by the queue after WEBHOOK_BACKOFF, then Failed. The batch's deliveries
+ * are read in one statement and settled in one.
  */
 export const webhookDeliverJob: JobHandler = {
-  backoff: (attempts) => WEBHOOK_BACKOFF[Math.min(attempts, WEBHOOK_BACKOFF.length) - 1] ?? WEBHOOK_BACKOFF.at(-1)!,
-  async run(job, ctx) {
-    const deliveryId = Number(job.payload.deliveryId);
+  backoff,
+  async runBatch(jobs, ctx) {
+    const tenantId = jobs[0].tenantId;
     const production = ctx.config.nodeEnv === 'production';
-    const target = await withTenant(ctx.db, job.tenantId, async (tx) => {
-      const [row] = await rows<DeliveryContext>(tx, sql`
-        select d.status, w.url, w.is_active, w.secret_encrypted, c.id as change_id, c.type, c.occurred_at, c.data, c.entity_type, c.entity_id, t.slug
-        from webhook_deliveries d
-        join webhooks w on w.tenant_id = d.tenant_id and w.id = d.webhook_id
-        join changes c on c.tenant_id = d.tenant_id and c.id = d.change_id
-        join tenants t on t.id = d.tenant_id
-        where d.tenant_id = ${job.tenantId} and d.id = ${deliveryId}`);
-      return row;
-    });
-    if (!target || target.status !== 'Pending') return; // deleted webhook, or already settled
+    const deliveryIds = jobs.map((j) => Number(j.payload.deliveryId));
+    const targets = await withTenant(ctx.db, tenantId, (tx) => rows<DeliveryContext>(tx, sql`
+      select d.id, d.webhook_id, d.status, w.url, w.is_active, w.secret_encrypted, c.id as change_id, c.type, c.occurred_at, c.data, c.entity_type, c.entity_id, t.slug
+      from webhook_deliveries d
+      join webhooks w on w.tenant_id = d.tenant_id and w.id = d.webhook_id
+      join changes c on c.tenant_id = d.tenant_id and c.id = d.change_id
+      join tenants t on t.id = d.tenant_id
+      where d.tenant_id = ${tenantId} and d.id in (${sql.join(deliveryIds.map((id) => sql`${id}`), sql`, `)})`));
+    const byId = new Map(targets.map((t) => [Number(t.id), t]));
+    const secrets = new Map<string, string>();
+    const secretOf = (t: DeliveryContext) => secrets.get(t.secret_encrypted) ?? secrets.set(t.secret_encrypted, decryptSecret(t.secret_encrypted, ctx.config.jwtSecret)).get(t.secret_encrypted)!;
 
-    let attempt: Attempt;
-    if (!target.is_active && target.type !== 'webhook.test') {
-      attempt = { ok: false, statusCode: null, error: 'The webhook is inactive' };
-    } else {
-      const body = JSON.stringify({
-        id: Number(target.change_id),
-        type: target.type,
-        occurredAt: new Date(target.occurred_at).toISOString(),
-        tenant: target.slug,
-        entity: { type: target.entity_type, id: Number(target.entity_id) },
-        data: target.data,
+    // A deleted webhook, or a delivery already settled: nothing to send, the job is done.
+    const pending = jobs.flatMap((job, i) => {
+      const target = byId.get(deliveryIds[i]);
+      return target && target.status === 'Pending' ? [{ job, target }] : [];
+    });
+    const attempts = await Promise.all(pending.map(({ target }) => attempt(target, secretOf(target), production)));
+    const settled = pending.map(({ job, target }, i) => {
+      const a = attempts[i];
+      const final = a.ok || a.statusCode === 410 || !target.is_active || job.attempts >= job.maxAttempts;
+      return { job, target, attempt: a, final, status: a.ok ? 'Succeeded' : final ? 'Failed' : 'Pending', retryIn: final ? null : backoff(job.attempts) };
+    });
+    if (settled.length) {
+      await withTenant(ctx.db, tenantId, async (tx) => {
+        const values = settled.map((s) => ({
+          id: Number(s.target.id), status: s.status, attempts: s.job.attempts, code: s.attempt.statusCode, error: s.attempt.error, retry_in: s.retryIn, ok: s.attempt.ok,
+        }));
+        await tx.execute(sql`update webhook_deliveries d set status = v.status, attempts = v.attempts, last_status_code = v.code, last_error = v.error,
+            next_attempt_at = case when v.retry_in is null then null else now() + make_interval(secs => v.retry_in) end,
+            delivered_at = case when v.ok then now() end
+          from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id bigint, status text, attempts int, code int, error text, retry_in int, ok boolean)
+          where d.tenant_id = ${tenantId} and d.id = v.id`);
+        const gone = [...new Set(settled.filter((s) => s.attempt.statusCode === 410).map((s) => Number(s.target.webhook_id)))];
+        if (gone.length) {
+          await tx.execute(sql`update webhooks set is_active = false, updated_at = now()
+            where tenant_id = ${tenantId} and id in (${sql.join(gone.map((id) => sql`${id}`), sql`, `)})`);
+        }
       });
-      const secret = decryptSecret(target.secret_encrypted, ctx.config.jwtSecret);
-      const headers = { 'parish-signature': signatureHeader(secret, body, Math.floor(Date.now() / 1000)), 'parish-delivery': String(deliveryId) };
-      attempt = await post(target.url, body, headers, production);
     }
-
-    const gone = attempt.statusCode === 410;
-    const final = attempt.ok || gone || !target.is_active || job.attempts >= job.maxAttempts;
-    const status = attempt.ok ? 'Succeeded' : final ? 'Failed' : 'Pending';
-    const retryIn = final ? null : webhookDeliverJob.backoff!(job.attempts);
-    await withTenant(ctx.db, job.tenantId, async (tx) => {
-      await tx.execute(sql`update webhook_deliveries set status = ${status}, attempts = ${job.attempts},
-          last_status_code = ${attempt.statusCode}, last_error = ${attempt.error},
-          next_attempt_at = ${retryIn === null ? sql`null` : sql`now() + make_interval(secs => ${retryIn})`},
-          delivered_at = ${attempt.ok ? sql`now()` : sql`null`}
-        where tenant_id = ${job.tenantId} and id = ${deliveryId}`);
-      if (gone) {
-        await tx.execute(sql`update webhooks set is_active = false, updated_at = now()
-          where tenant_id = ${job.tenantId} and id = (select webhook_id from webhook_deliveries where tenant_id = ${job.tenantId} and id = ${deliveryId})`);
-      }
-    });
-    if (!final) throw new Error(attempt.error ?? 'Delivery failed');
+    const failures = new Map(settled.filter((s) => !s.final).map((s) => [s.job, new Error(s.attempt.error ?? 'Delivery failed')]));
+    return jobs.map((job: Job) => failures.get(job) ?? null);
   },
 };

@@ -60,9 +60,18 @@ export async function insertDeliveries(tx: Db, tenantId: number, items: { webhoo
   return rows.map((r) => r.id);
 }
 
-export async function activeWebhooksFor(tx: Db, tenantId: number, type: string): Promise<number[]> {
-  const rows = await tx.select({ id: w.id }).from(w)
-    .where(and(eq(w.tenantId, tenantId), eq(w.isActive, true), sql`(${type} = any(${w.events}) or '*' = any(${w.events}))` as SQL))
-    .orderBy(w.id);
-  return rows.map((r) => r.id);
+/**
+ * One Pending delivery per change given and per active webhook of the tenant subscribed to its
+ * type, in one statement; returns their ids (in change, then webhook order).
+ */
+export async function insertFanOutDeliveries(tx: Db, tenantId: number, changes: readonly { id: number; type: string }[]): Promise<number[]> {
+  if (changes.length === 0) return [];
+  const result = await tx.execute(sql`
+    insert into webhook_deliveries (tenant_id, webhook_id, change_id, type)
+    select ${tenantId}::bigint, w.id, x.id, x.type
+    from jsonb_to_recordset(${JSON.stringify(changes.map((c) => ({ id: c.id, type: c.type })))}::jsonb) as x(id bigint, type text)
+    join webhooks w on w.tenant_id = ${tenantId} and w.is_active and (x.type = any(w.events) or '*' = any(w.events))
+    order by x.id, w.id
+    returning id`);
+  return (result as unknown as { rows: { id: string | number }[] }).rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
