@@ -19,6 +19,8 @@ export const contacts = pgTable(
     sortFirst: text('sort_first').notNull().default(''),
     searchText: text('search_text').notNull().default(''),
     phoneDigits: text('phone_digits').notNull().default(''),
+    /** search_text with accents folded (search_fold, migration 0017), NULL where folding changes nothing. */
+    searchFolded: text('search_folded').generatedAlwaysAs(sql`nullif(search_fold(search_text), search_text)`),
     /** Never sent messages (modules-contract §6). */
     emailOptOut: boolean('email_opt_out').notNull().default(false),
     createdAt: createdAt(),
@@ -35,6 +37,7 @@ export const contacts = pgTable(
     index('contacts_count_idx').on(t.tenantId, t.category, t.status),
     index('contacts_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     index('contacts_phone_trgm_idx').using('gin', sql`${t.phoneDigits} gin_trgm_ops`),
+    index('contacts_search_folded_trgm_idx').using('gin', sql`(coalesce(${t.searchFolded}, ${t.searchText})) gin_trgm_ops`),
   ],
 );
 

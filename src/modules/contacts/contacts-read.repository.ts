@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { companies, contactCounts, contacts, persons } from '../../db/schema/index.js';
 import type { ContactCategory, ContactStatus } from '../../db/schema/enums.js';
@@ -12,27 +12,24 @@ export interface ContactFilter {
   q?: string;
 }
 
-/** `\`, `%` and `_` are LIKE metacharacters: user input must match them literally. */
-
 const PHONE_SHAPED = /^[0-9\s+\-.()]+$/;
 
 /**
- * api-contract §5: `q` is a case-insensitive substring of search_text; a phone-shaped `q` (only
- * digits, spaces, + - . ( ), at least 3 digits) also matches the digits-only phone form. Both go
- * through contact_search_ids (migration 0002), which can use the trigram GIN indexes under RLS.
+ * api-contract §5: `q` is a case-insensitive substring of search_text (`%`, `_` and `\` match
+ * literally); a phone-shaped `q` (only digits, spaces, + - . ( ), at least 3 digits) also matches
+ * the digits-only phone form. Answered by contact_search_page / contact_search_count (migration
+ * 0017: the trigram indexes for a rare term, a walk of the list-order index for a frequent one).
  */
-export function searchPredicate(q: string): SQL {
-  const textPattern = containsPattern(q.toLowerCase());
+function searchArgs(q: string, filter: ContactFilter): SQL {
   const digits = q.replace(/\D/g, '');
   const digitsPattern = PHONE_SHAPED.test(q) && digits.length >= 3 ? `%${digits}%` : null;
-  return sql`${contacts.id} IN (SELECT contact_search_ids(${textPattern}::text, ${digitsPattern}::text))`;
+  return sql`${containsPattern(q)}::text, ${digitsPattern}::text, false, ${filter.category ?? null}::text, ${filter.status ?? null}::text`;
 }
 
-function listWhere(tenantId: number, filter: ContactFilter, q: string | undefined): SQL {
+function listWhere(tenantId: number, filter: ContactFilter): SQL {
   const parts: SQL[] = [eq(contacts.tenantId, tenantId)];
   if (filter.category) parts.push(eq(contacts.category, filter.category));
   if (filter.status) parts.push(eq(contacts.status, filter.status));
-  if (q) parts.push(searchPredicate(q));
   return and(...parts)!;
 }
 
@@ -69,43 +66,36 @@ interface ValueItem {
 }
 
 /**
- * The page's ids come from the ordered index alone; names and JSON arrays are computed for those
- * rows only (select-list subqueries next to an OFFSET would run for every skipped row too).
- * The total rides along in the same statement: without `q` as an uncorrelated scalar subquery of
- * the counters (one InitPlan, run once: exact and independent of the tenant's size), with `q` as a
- * window count of the matches.
+ * The page's ids first — without `q` from the ordered index alone, with `q` from the search
+ * function, which returns the page with the count of all matches — then names and JSON arrays for
+ * those rows only (select-list subqueries next to an OFFSET would run for every skipped row too).
+ * Without `q` the total rides along as an uncorrelated scalar subquery of the counters (one
+ * InitPlan, run once: exact and independent of the tenant's size).
  */
 export async function listContactRows(tx: Db, tenantId: number, filter: ContactFilter, limit: number, offset: number) {
   const q = filter.q?.trim() || undefined;
-  const where = listWhere(tenantId, filter, q);
-  const page = tx
-    // With `q` the matches are all read for the sort anyway: counting them there costs next to
-    // nothing, where a separate count would run the search a second time.
-    .select({ id: contacts.id, matches: (q ? sql<number>`(count(*) over ())::int` : sql<null>`null::int`).as('matches') })
-    .from(contacts)
-    .where(where)
-    .orderBy(asc(contacts.sortLast), asc(contacts.sortFirst), asc(contacts.id))
-    .limit(limit)
-    .offset(offset)
-    .as('page');
+  const page = q
+    ? sql`contact_search_page(${searchArgs(q, filter)}, ${limit}::int, ${offset}::int) as "page"`
+    : sql`(${tx.select({ id: contacts.id }).from(contacts).where(listWhere(tenantId, filter))
+      .orderBy(asc(contacts.sortLast), asc(contacts.sortFirst), asc(contacts.id)).limit(limit).offset(offset)}) as "page"`;
   const rows = await tx
     .select({
       id: contacts.id, category: contacts.category, status: contacts.status,
       firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender, companyName: companies.name,
       emails: sql<ValueItem[]>`${EMAILS}`, phones: sql<ValueItem[]>`${PHONES}`,
-      total: q ? sql<number | null>`${page.matches}` : sql<number | null>`(${countedTotal(tx, tenantId, filter)})`, // int4: a number on both drivers
+      total: q ? sql<number | null>`"page"."total"` : sql<number | null>`(${countedTotal(tx, tenantId, filter)})`, // int4: a number on both drivers
     })
     .from(page)
-    .innerJoin(contacts, and(eq(contacts.tenantId, tenantId), eq(contacts.id, page.id)))
+    .innerJoin(contacts, and(eq(contacts.tenantId, tenantId), sql`${contacts.id} = "page"."id"`))
     .leftJoin(persons, joinPerson)
     .leftJoin(companies, joinCompany)
     .orderBy(asc(contacts.sortLast), asc(contacts.sortFirst), asc(contacts.id));
-  const counted = rows[0]?.total;
-  if (counted != null) return { rows, total: counted };
+  if (rows[0]?.total != null) return { rows, total: rows[0].total };
   if (offset === 0) return { rows, total: 0 };
   // An empty page past the end: the counters answer, or (with `q`) a count of the search.
-  const [{ total }] = q ? await tx.select({ total: count() }).from(contacts).where(where) : await countedTotal(tx, tenantId, filter);
-  return { rows, total };
+  if (!q) return { rows, total: (await countedTotal(tx, tenantId, filter))[0].total };
+  const counted = await tx.execute(sql`select contact_search_count(${searchArgs(q, filter)}) as total`);
+  return { rows, total: (counted as unknown as { rows: { total: number }[] }).rows[0].total };
 }
 
 const RELATED_NAME = `coalesce(rco.name, concat_ws(' ', rp.first_name, rp.last_name))`;

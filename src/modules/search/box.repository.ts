@@ -36,8 +36,8 @@ function contactsBranch({ tenantId, match, limit }: BranchInput): SQL {
   const pat = sql`${match.pattern}::text`;
   const digits = sql`${match.digits}::text`;
   const name = sql`concat_ws(' ', p.first_name, p.middle_name, p.last_name, co.name)`;
-  // The page's ids first (from the function's rows alone: the window count reads every match), then names,
-  // subtitle and matchedOn for those rows only.
+  // The page's ids and the count of all matches first (contact_search_page, migration 0017: accents
+  // folded), then names, subtitle and matchedOn for those rows only.
   return sql`
     select 'contacts' as kind, c.id, coalesce(co.name, concat_ws(' ', p.first_name, p.last_name)) as title,
       coalesce(
@@ -51,12 +51,7 @@ function contactsBranch({ tenantId, match, limit }: BranchInput): SQL {
         else 'phone'
       end as matched_on,
       page.total
-    from (
-      select m.id, m.sort_last, m.sort_first, (count(*) over ())::int as total
-      from search_contacts(${pat}, ${digits}) m
-      order by m.sort_last, m.sort_first, m.id
-      limit ${limit}
-    ) page
+    from contact_search_page(${pat}, ${digits}, true, null, null, ${limit}::int, 0) page
     join contacts c on c.tenant_id = ${tenantId} and c.id = page.id
     left join persons p on p.tenant_id = c.tenant_id and p.contact_id = c.id
     left join companies co on co.tenant_id = c.tenant_id and co.contact_id = c.id
