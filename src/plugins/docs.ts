@@ -21,6 +21,9 @@ const STANDARD_ERRORS: Record<number, string> = {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
+/** The error shape as one shared schema: the document shows it once (components.schemas.Error). */
+const ERROR_SCHEMA_ID = 'Error';
+
 type RouteSchema = {
   summary?: string;
   description?: string;
@@ -59,7 +62,7 @@ export function documentRoute(route: RouteOptions, doc: OperationDoc | undefined
   for (const code of Object.keys(doc?.errors ?? {})) codes.add(Number(code));
 
   const response = Object.fromEntries(Object.entries(schema.response ?? {}).filter(([code]) => !codes.has(Number(code))));
-  for (const code of [...codes].sort()) response[code] = { ...ErrorSchema, description: errorReason(code, access, schema, doc) };
+  for (const code of [...codes].sort()) response[code] = { $ref: `${ERROR_SCHEMA_ID}#`, description: errorReason(code, access, schema, doc) };
   schema.response = response;
 
   if (doc) {
@@ -125,12 +128,14 @@ export function isApiRoute(method: string, url: string): boolean {
 
 /** OpenAPI document from the route schemas and the modules' docs; Swagger UI at /api/docs (not registered in production). */
 export const docsPlugin = fp(async (app: FastifyInstance) => {
+  app.addSchema({ ...ErrorSchema, $id: ERROR_SCHEMA_ID, title: ERROR_SCHEMA_ID });
   app.addHook('onRoute', (route) => {
     // The docs are public (api-contract §4): mark the UI's routes so the auth hook skips them.
     if (route.url === '/api/docs' || route.url.startsWith('/api/docs/')) route.config = { ...(route.config ?? {}), public: true };
     else if (typeof route.method === 'string' && isApiRoute(route.method, route.url)) documentRoute(route, API_DOCS[docKey(route.method, route.url)]);
   });
   await app.register(swagger, {
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => ({ schema: schema && (documentedInput(schema as RouteSchema, API_DOCS[docKey(String(route.method), url)]) as typeof schema), url }),
     openapi: {
       openapi: '3.0.3',
