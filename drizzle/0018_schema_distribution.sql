@@ -20,3 +20,11 @@ BEGIN
 END
 $$;--> statement-breakpoint
 CREATE INDEX IF NOT EXISTS "group_membership_requests_handled_by_idx" ON "group_membership_requests" USING btree ("tenant_id", "handled_by") WHERE "handled_by" IS NOT NULL;
+--> statement-breakpoint
+-- Login and password-reset throttling counted in the database, so that every server process behind a
+-- load balancer counts the same failures (they were counted in each process's memory).
+CREATE TABLE IF NOT EXISTS "auth_failures" (
+	"key" text NOT NULL,
+	"failed_at" timestamp with time zone NOT NULL
+);--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "auth_failures_key_idx" ON "auth_failures" USING btree ("key", "failed_at");

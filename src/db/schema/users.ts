@@ -99,3 +99,17 @@ export const passwordResetTokens = pgTable(
   ],
 );
 
+
+/**
+ * Failed logins and password-reset requests per (tenant slug, login), keyed by a SHA-256 of the pair:
+ * in the database so every server process counts the same failures. Not a tenant table (the slug
+ * may name no tenant).
+ */
+export const authFailures = pgTable(
+  'auth_failures',
+  {
+    key: text('key').notNull(),
+    failedAt: timestamp('failed_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('auth_failures_key_idx').on(t.key, t.failedAt)],
+);

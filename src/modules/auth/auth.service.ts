@@ -6,7 +6,6 @@ import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyR
 import type { Mailer } from '../../lib/mailer.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import { isPermission } from '../../lib/permissions.js';
-import { FailureThrottle } from '../../lib/throttle.js';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.js';
 import type { Principal, SignAccessToken } from '../../plugins/auth.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../../plugins/auth.js';
@@ -15,6 +14,7 @@ import { findTenantBySlug } from '../tenants/tenants.repository.js';
 import * as usersRepo from '../users/users.repository.js';
 import { credentialChange, userCreatedChanges } from '../users/users.service.js';
 import * as repo from './auth.repository.js';
+import { createFailureThrottle } from './auth.throttle.js';
 import type { ForgotPasswordBody, LoginBody, RegisterBody } from './auth.schemas.js';
 
 const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -32,8 +32,8 @@ export interface AuthServiceDeps {
 export type AuthService = ReturnType<typeof createAuthService>;
 
 export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccessToken }: AuthServiceDeps) {
-  const loginFailures = new FailureThrottle(rateLimit.accountFailures, THROTTLE_WINDOW_MS);
-  const resetRequests = new FailureThrottle(rateLimit.accountFailures, THROTTLE_WINDOW_MS);
+  const loginFailures = createFailureThrottle(db, 'login', rateLimit.accountFailures, THROTTLE_WINDOW_MS);
+  const resetRequests = createFailureThrottle(db, 'reset', rateLimit.accountFailures, THROTTLE_WINDOW_MS);
   const principalQuery = usersRepo.preparePrincipalQuery(db);
   const principalStatement = usersRepo.principalStatement(db);
 
@@ -76,17 +76,17 @@ export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccess
 
   async function login(input: LoginBody) {
     const key = `${input.churchName.toLowerCase()}\u0000${input.username.toLowerCase()}`;
-    const retryAfter = loginFailures.retryAfter(key);
+    const retryAfter = await loginFailures.retryAfter(key);
     if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
     const tenant = await findTenantBySlug(db, input.churchName);
     const user = tenant ? await usersRepo.findUserByLogin(db, tenant.id, input.username) : undefined;
     // Unknown tenant or user still costs one hash, so timing tells nothing.
     const matches = await verifyPassword(user?.passwordHash, input.password);
     if (!tenant || !user || !matches || user.status !== 'Active') {
-      loginFailures.fail(key);
+      await loginFailures.fail(key);
       throw new UnauthorizedError('Invalid credentials');
     }
-    loginFailures.reset(key);
+    await loginFailures.reset(key);
     await usersRepo.touchLastLogin(db, tenant.id, user.id);
     return issueTokens(tenant.id, user.id);
   }
@@ -115,9 +115,9 @@ export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccess
   async function forgotPassword(input: ForgotPasswordBody) {
     const login = input.username ?? input.email ?? '';
     const key = `${input.churchName.toLowerCase()}\u0000${login.toLowerCase()}`;
-    const retryAfter = resetRequests.retryAfter(key);
+    const retryAfter = await resetRequests.retryAfter(key);
     if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
-    resetRequests.fail(key);
+    await resetRequests.fail(key);
     const tenant = await findTenantBySlug(db, input.churchName);
     const user = tenant ? await usersRepo.findUserByLogin(db, tenant.id, login) : undefined;
     if (tenant && user?.email && user.status === 'Active') {
