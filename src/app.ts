@@ -77,6 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schedules: MODULES.flatMap((m) => m.schedules ?? []),
   });
   app.decorate('worker', worker);
-  app.addHook('onClose', () => worker.stop());
+  app.addHook('onClose', async () => {
+    await worker.stop();
+    if (!deps.mailer) mailer.close?.();
+  });
   return app;
 }

@@ -16,7 +16,7 @@ import { queryRows, startWebhookReceiver, type WebhookReceiver } from '../helper
  */
 const url = process.env.DATABASE_URL;
 const ctx = setupTestApp();
-const EVENTS = 300;
+const EVENTS = 1000;
 
 async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number) {
   const end = Date.now() + timeoutMs;
