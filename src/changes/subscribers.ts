@@ -81,9 +81,10 @@ async function dispatchTenant(tx: Db, tenantId: number, subscribers: readonly Ch
   if (!(locked as unknown as { rows: { ok: boolean }[] }).rows[0]?.ok) return 0;
   const taken = await tx.execute(sql`
     with waiting as materialized (
+      -- only failed changes wait (change_queue_retry_idx)
       select ec.entity_type, ec.entity_id, min(e.change_id) as first_id
       from change_queue e join changes ec on ec.tenant_id = e.tenant_id and ec.id = e.change_id
-      where e.tenant_id = ${tenantId} and e.available_at > now()
+      where e.tenant_id = ${tenantId} and e.attempts > 0 and e.available_at > now()
       group by ec.entity_type, ec.entity_id)
     select c.id, c.tenant_id, c.type, c.entity_type, c.entity_id, c.actor_user_id, c.changes, c.data, c.occurred_at, q.attempts
     from change_queue q join changes c on c.tenant_id = q.tenant_id and c.id = q.change_id

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/client.js';
-import { enqueueJob, type Job, type JobContext } from '../../src/jobs/queue.js';
+import { enqueueJob, enqueueJobs, JOB_BATCH, type Job, type JobContext } from '../../src/jobs/queue.js';
 import { createWorker } from '../../src/jobs/worker.js';
 import { setupTestApp } from '../helpers/app.js';
 import { newTenant } from '../helpers/factories.js';
@@ -90,6 +90,33 @@ describe('jobs', () => {
     const b = worker({ probe: handler });
     await Promise.all([a.drain(), b.drain()]);
     expect(ids.map((id) => runs.get(id))).toEqual(ids.map(() => 1));
+  });
+
+  it('a batch handler gets the due jobs of one tenant at once (at most JOB_BATCH); each job is done or retried on its own', async () => {
+    const [t, u] = [await newTenant(ctx), await newTenant(ctx)];
+    const calls: { tenantId: number; ids: number[] }[] = [];
+    const failing = new Set<number>();
+    const w = worker({
+      bulk: {
+        runBatch: async (jobs) => {
+          calls.push({ tenantId: jobs[0].tenantId, ids: jobs.map((j) => j.id) });
+          return jobs.map((j) => (failing.delete(j.id) ? new Error(`job ${j.id} failed`) : null));
+        },
+        backoff: () => 0,
+      },
+    });
+    const many = await withTenant(ctx.db, t.id, (tx) => enqueueJobs(tx, t.id, Array.from({ length: JOB_BATCH + 5 }, () => ({ kind: 'bulk' }))));
+    const few = await withTenant(ctx.db, u.id, (tx) => enqueueJobs(tx, u.id, [{ kind: 'bulk' }, { kind: 'bulk' }]));
+    failing.add(many[1]);
+    await w.drain();
+    const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+    expect(calls.every((c) => c.ids.length <= JOB_BATCH)).toBe(true);
+    // Taken in one statement: one call had a full batch of the first tenant's jobs.
+    expect(calls.some((c) => c.tenantId === t.id && c.ids.length === JOB_BATCH)).toBe(true);
+    expect(sorted(calls.filter((c) => c.tenantId === t.id).flatMap((c) => c.ids))).toEqual(sorted([...many, many[1]]));
+    expect(sorted(calls.filter((c) => c.tenantId === u.id).flatMap((c) => c.ids))).toEqual(few);
+    expect(await jobRow(t.id, many[1])).toEqual({ status: 'Done', attempts: 2, last_error: null });
+    expect(await jobRow(t.id, many[0])).toMatchObject({ status: 'Done', attempts: 1 });
   });
 });
 

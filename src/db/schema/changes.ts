@@ -38,8 +38,8 @@ export const changes = pgTable(
 
 /**
  * Changes not yet handed to the subscribers (src/changes/subscribers.ts). The worker takes rows with
- * FOR UPDATE SKIP LOCKED, runs every subscriber in one savepoint per change and deletes the row in
- * the same transaction: a crash before commit leaves the row, so nothing is lost and no subscriber's
+ * FOR UPDATE SKIP LOCKED, runs the subscribers in a savepoint (per batch, or per change after a
+ * failure) and deletes the rows in the same transaction: a crash before commit leaves the row, so nothing is lost and no subscriber's
  * work is kept twice.
  */
 export const changeQueue = pgTable(
@@ -55,6 +55,9 @@ export const changeQueue = pgTable(
     primaryKey({ columns: [t.tenantId, t.changeId] }),
     foreignKey({ columns: [t.tenantId, t.changeId], foreignColumns: [changes.tenantId, changes.id] }).onDelete('cascade'),
     index('change_queue_next_idx').on(t.changeId),
+    // Changes waiting for a retry (only failed ones have attempts): what holds back the later
+    // changes of the same record, found without reading the whole queue of a busy tenant.
+    index('change_queue_retry_idx').on(t.tenantId, t.changeId).where(sql`attempts > 0`),
   ],
 );
 
