@@ -1,6 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { withTenant } from '../../src/db/client.js';
 import { contacts } from '../../src/db/schema/index.js';
+import { insertContact, refreshSearchColumns } from '../../src/modules/contacts/contacts.repository.js';
+import { allocateContactIds, analyzeAfterImport, insertPeople } from '../../src/modules/contacts/import.repository.js';
 import { api, setupTestApp, type TestContext } from '../helpers/app.js';
 import { newTenant, type TestTenant } from '../helpers/factories.js';
 import { newCompany, newPerson } from '../helpers/contacts.factories.js';
@@ -98,4 +101,39 @@ describe('POST /api/crm/contacts/import', () => {
     expect(Number(r.rows[0].n)).toBe(0);
     expect((await findByQ(t, 'bulk5@example.org')).data[0].person.lastName).toBe('L1105');
   });
+
+  it('writes each person once, search columns in the insert equal to refreshSearchColumns (no insert-then-update)', async () => {
+    const t = await newTenant(ctx);
+    const stored = () => ctx.db.select({ id: contacts.id, a: contacts.sortLast, b: contacts.sortFirst, c: contacts.searchText, d: contacts.phoneDigits }).from(contacts).where(eq(contacts.tenantId, t.id)).orderBy(contacts.id);
+    const updates = await withTenant(ctx.db, t.id, async (tx) => {
+      const [id] = await allocateContactIds(tx, 1);
+      await insertPeople(tx, t.id, [{ id, firstName: 'Ängel', lastName: 'ÖZTÜRK', gender: 'Male', emails: ['A@X.org', 'b@y.org'], phones: ['+1 (555) 010', '0772-1'] }]);
+      await insertContact(tx, t.id, { category: 'Company', company: { name: 'Acme LTD' }, phones: [{ value: '041 4' }] });
+      await insertContact(tx, t.id, { category: 'Person', person: { firstName: 'Mid', middleName: 'Dle', lastName: 'Name' }, emails: [{ value: 'M@Example.org' }] });
+      // Rows this transaction updated, per the statistics of the transaction itself.
+      const r = (await tx.execute(sql`SELECT n_tup_upd::int AS n FROM pg_stat_xact_user_tables WHERE relname = 'contacts'`)) as unknown as { rows: { n: number }[] };
+      return Number(r.rows[0]?.n ?? 0);
+    });
+    expect(updates).toBe(0);
+    const inserted = await stored();
+    expect(inserted.find((r) => r.a === 'öztürk')).toMatchObject({ a: 'öztürk', b: 'ängel', c: 'ängel öztürk a@x.org b@y.org +1 (555) 010 0772-1', d: '1555010 07721' });
+    await withTenant(ctx.db, t.id, (tx) => refreshSearchColumns(tx, t.id, inserted.map((r) => r.id)));
+    expect(await stored()).toEqual(inserted);
+  });
+
+  it('analyses the contacts tables after an import that wrote a substantial share of them, not after a small one', async () => {
+    const analyses = async () => {
+      const r = (await ctx.db.execute(sql`SELECT analyze_count::int AS n FROM pg_stat_user_tables WHERE relname = 'contacts'`)) as unknown as { rows: { n: number }[] };
+      return Number(r.rows[0].n);
+    };
+    await ctx.db.execute(sql`ANALYZE contacts`);
+    const before = await analyses();
+    const estimate = (await ctx.db.execute(sql`SELECT reltuples::int AS n FROM pg_class WHERE relname = 'contacts'`)) as unknown as { rows: { n: number }[] };
+    const rows = Number(estimate.rows[0].n);
+    expect(await analyzeAfterImport(ctx.db, Math.floor(rows * 0.05))).toBe(false);
+    expect(await analyses()).toBe(before);
+    expect(await analyzeAfterImport(ctx.db, Math.ceil(rows * 0.1) + 1)).toBe(true);
+    expect(await analyses()).toBe(before + 1);
+  });
 });
+

@@ -5,16 +5,21 @@ import { phoneDigits, searchColumns } from './contacts.repository.js';
 
 /** Set-based statements of the import: a batch of rows costs a fixed number of statements. */
 
-/** Lowercased email → lowest Person contact id holding it, within the tenant. */
-export async function matchEmails(tx: Db, tenantId: number, emails: string[]): Promise<Map<string, number>> {
+/**
+ * Lowercased email → lowest Person contact id holding it, within the tenant bound to the
+ * transaction: through contact_import_email_matches (drizzle/0020), whose lower(value) lookup can
+ * use the index, which the same query as app_user under row level security could not.
+ */
+export async function matchEmails(tx: Db, emails: string[]): Promise<Map<string, number>> {
   if (emails.length === 0) return new Map();
-  const rows = await tx
-    .select({ key: sql<string>`lower(${contactEmails.value})`, id: contactEmails.contactId })
-    .from(contactEmails)
-    .innerJoin(contacts, and(eq(contacts.tenantId, contactEmails.tenantId), eq(contacts.id, contactEmails.contactId)))
-    .where(and(eq(contactEmails.tenantId, tenantId), eq(contacts.category, 'Person'), sql`lower(${contactEmails.value}) IN (${sql.join(emails.map((e) => sql`${e}`), sql`, `)})`));
-  return lowestPerKey(rows);
+  const result = (await tx.execute(sql`SELECT key, contact_id AS id FROM contact_import_email_matches(${`{${emails.map(arrayItem).join(',')}}`}::text[])`)) as unknown as {
+    rows: { key: string; id: number | string }[];
+  };
+  return new Map(result.rows.map((r) => [r.key, Number(r.id)]));
 }
+
+/** One element of a text[] literal, quoted (emails may hold commas, quotes and backslashes). */
+const arrayItem = (value: string) => `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 
 /** Phone digits → lowest Person contact id holding a phone with exactly those digits. */
 export async function matchPhones(tx: Db, tenantId: number, digits: string[]): Promise<Map<string, number>> {

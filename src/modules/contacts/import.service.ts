@@ -120,7 +120,7 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
   const { tenantId } = actor;
   const emailKey = (r: NumberedRow) => r.email?.toLowerCase();
   const digitsKey = (r: NumberedRow) => (r.phone ? phoneDigits(r.phone) : undefined);
-  const emailMatch = await repo.matchEmails(tx, tenantId, unique(rows.map(emailKey)));
+  const emailMatch = await repo.matchEmails(tx, unique(rows.map(emailKey)));
   const phoneMatch = await repo.matchPhones(tx, tenantId, unique(rows.map(digitsKey)));
   if (dryRun) {
     // People earlier batches would have created match like stored ones (negative stand-in ids).
