@@ -7,7 +7,7 @@ import { createParishClient } from '../../client/index.js';
 import type { RegisteredRoute } from '../../src/plugins/auth.js';
 import { docKey, isApiRoute } from '../../src/plugins/docs.js';
 import { API_DOCS } from '../../src/plugins/docs.registry.js';
-import { buildDocumentedApp, openApiText } from '../../src/plugins/openapi-document.js';
+import { buildDocumentedApp, clientTypesHeader, openApiText } from '../../src/plugins/openapi-document.js';
 import { expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant, PASSWORD, type TestTenant } from '../helpers/factories.js';
 
@@ -41,6 +41,11 @@ describe('openapi.json', () => {
   it('is what the code produces (else run `npm run openapi` and commit openapi.json)', () => {
     const committed = fs.existsSync('openapi.json') ? fs.readFileSync('openapi.json', 'utf8') : '';
     expect(committed === text, 'openapi.json is out of date: run `npm run openapi` and commit it').toBe(true);
+  });
+
+  it('the typed client\'s types were generated from it (else run `npm run client`)', () => {
+    const firstLine = fs.readFileSync('client/schema.d.ts', 'utf8').split('\n', 1)[0];
+    expect(`${firstLine}\n`, 'client/schema.d.ts is stale: run `npm run client` and commit it').toBe(clientTypesHeader(text));
   });
 });
 
