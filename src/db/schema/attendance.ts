@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, date, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, refId, tenantColumns, updatedAt } from './columns.js';
 import { contacts } from './contacts.js';
 import { events } from './events.js';
@@ -57,6 +57,13 @@ export const attendanceSessions = pgTable(
     eventId: refId('event_id'),
     didNotMeet: boolean('did_not_meet').notNull().default(false),
     notes: text('notes'),
+    // Counters of the session's records and headcounts, kept at commit by the triggers of migration
+    // 0015 (not written by the services; not current inside the writing transaction).
+    presentCount: integer('present_count').notNull().default(0),
+    guestCount: integer('guest_count').notNull().default(0),
+    volunteerCount: integer('volunteer_count').notNull().default(0),
+    firstTimeCount: integer('first_time_count').notNull().default(0),
+    headcountTotal: bigint('headcount_total', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -104,9 +111,17 @@ export const contactFirstVisits = pgTable(
     recordId: refId('record_id').notNull(),
     date: date('date', { mode: 'string' }).notNull(),
     createdAt: createdAt(),
+    // Kept by the triggers of migration 0015 (the retention funnel reads them): the contact's records,
+    // the first of them dated on or after the first visit other than the first record, the first
+    // record's group (no foreign key: it follows the record), and whether the first record still exists.
+    visits: integer('visits').notNull().default(0),
+    returnedOn: date('returned_on', { mode: 'string' }),
+    groupId: refId('group_id'),
+    firstKept: boolean('first_kept').notNull().default(true),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.contactId] }),
+    index('contact_first_visits_group_idx').on(t.tenantId, t.groupId),
     foreignKey({ name: 'contact_first_visits_contact_fk', columns: [t.tenantId, t.contactId], foreignColumns: [contacts.tenantId, contacts.id] }).onDelete('cascade'),
     index('contact_first_visits_date_idx').on(t.tenantId, t.date),
   ],
@@ -209,9 +224,57 @@ export const attendanceRecords = pgTable(
     foreignKey({ name: 'attendance_records_event_fk', columns: [t.tenantId, t.eventId], foreignColumns: [events.tenantId, events.id] }).onDelete('cascade'),
     foreignKey({ name: 'attendance_records_contact_fk', columns: [t.tenantId, t.contactId], foreignColumns: [contacts.tenantId, contacts.id] }).onDelete('cascade'),
     uniqueIndex('attendance_records_session_contact_uq').on(t.tenantId, t.sessionId, t.contactId),
-    index('attendance_records_contact_idx').on(t.tenantId, t.contactId, t.date),
+    // group_id before date: a member's last attendance at one group's sessions (absentees) reads the index alone.
+    index('attendance_records_contact_group_idx').on(t.tenantId, t.contactId, t.groupId, t.date),
     index('attendance_records_event_idx').on(t.tenantId, t.eventId, t.attendedAt, t.id),
     index('attendance_records_date_idx').on(t.tenantId, t.date, t.id),
     index('attendance_records_group_date_idx').on(t.tenantId, t.groupId, t.date, t.id),
   ],
+);
+
+/**
+ * The tenant's sessions and their counters summed per day and didNotMeet (migration 0015's triggers
+ * keep it at commit): the whole tenant's feed total and summary over a window read a few hundred rows.
+ */
+export const attendanceDailyCounts = pgTable(
+  'attendance_daily_counts',
+  {
+    tenantId: tenantColumns.tenantId,
+    date: date('date', { mode: 'string' }).notNull(),
+    didNotMeet: boolean('did_not_meet').notNull(),
+    sessions: bigint('sessions', { mode: 'number' }).notNull(),
+    present: bigint('present', { mode: 'number' }).notNull(),
+    guests: bigint('guests', { mode: 'number' }).notNull(),
+    volunteers: bigint('volunteers', { mode: 'number' }).notNull(),
+    firstTime: bigint('first_time', { mode: 'number' }).notNull(),
+    headcount: bigint('headcount', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.date, t.didNotMeet] }),
+    foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
+  ],
+);
+
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+
+/**
+ * Deltas of a transaction's attendance writes, applied to the session counters and the daily rollup
+ * at commit by a deferred trigger (migration 0015); empty outside a writing transaction.
+ */
+export const attendanceCountPending = pgTable(
+  'attendance_count_pending',
+  {
+    xid: xid8('xid').notNull(),
+    tenantId: tenantColumns.tenantId,
+    sessionId: refId('session_id'),
+    date: date('date', { mode: 'string' }),
+    didNotMeet: boolean('did_not_meet'),
+    sessions: bigint('sessions', { mode: 'number' }).notNull().default(0),
+    present: bigint('present', { mode: 'number' }).notNull().default(0),
+    guests: bigint('guests', { mode: 'number' }).notNull().default(0),
+    volunteers: bigint('volunteers', { mode: 'number' }).notNull().default(0),
+    firstTime: bigint('first_time', { mode: 'number' }).notNull().default(0),
+    headcount: bigint('headcount', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [index('attendance_count_pending_xid_idx').on(t.xid)],
 );

@@ -36,6 +36,18 @@ export function firstVisitSql(tenantId: number): SQL {
   return sql`(select fv.contact_id, fv.date as first_visit_on from contact_first_visits fv where fv.tenant_id = ${tenantId})`;
 }
 
+/**
+ * SQL: a relation `(contact_id, first_visit_on date, group_id, visits, returned_on date)`, one row
+ * per contact whose first record still exists: its date and group (null: an event without a
+ * host), how many records the contact has, and the date of the first other record on or after the
+ * first visit (null: none). Kept per contact by migration 0015's triggers, so a year of first
+ * visitors is read without probing their records.
+ */
+export function firstVisitorsSql(tenantId: number): SQL {
+  return sql`(select fv.contact_id, fv.date as first_visit_on, fv.group_id, fv.visits, fv.returned_on
+    from contact_first_visits fv where fv.tenant_id = ${tenantId} and fv.first_kept)`;
+}
+
 export interface SummaryQuery extends HierarchyQuery {
   serviceId?: number;
   from?: string;
@@ -77,38 +89,40 @@ export function summaryWindow(timeZone: string, query: { from?: string; to?: str
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
- * GET /api/attendance/summary in the caller's transaction. ONE statement: the sessions in scope
- * that met in [from, to], their records and headcounts aggregated per session, then per period of a
- * generate_series left join (every period present, empty ones zero). Records are counted per
- * session by a lateral probe of attendance_records_session_contact_uq: as a join or semi-join the
- * planner hashed every record of the tenant (Zone of the small bench tenant: 67 ms → 25 ms). present counts every record
- * (regular, guest, volunteer, check-in); sessions marked didNotMeet are left out.
+ * GET /api/attendance/summary in the caller's transaction. ONE statement over the counters that
+ * migration 0015's triggers keep at commit: with nothing narrowing the scope (hierarchy:all, no
+ * groupId, no serviceId) the tenant's daily rollup (a few hundred rows a year: the whole church's
+ * 52 weeks no longer count 1M records), else the sessions in scope with their own counters (a
+ * Zone's year: ~1,500 sessions). Per period of a generate_series left join, every period present,
+ * empty ones zero. present counts every record (regular, guest, volunteer, check-in); sessions
+ * marked didNotMeet are left out.
  */
 export async function attendanceSummary(tx: Db, auth: Pick<Principal, 'tenantId' | 'permissions' | 'contactId'>, query: SummaryQuery): Promise<Summary> {
   const t = auth.tenantId;
   const settings = await loadTenantSettings(tx, t);
   const { from, to, interval } = summaryWindow(settings.timeZone, query);
   const scope = await loadAttendanceScope(tx, auth, query);
-  const service = query.serviceId !== undefined ? sql`and s.source = 'Service' and s.service_id = ${query.serviceId}` : sql``;
-  const rows = rowsOf<{ period: string; sessions: number; present: string; guests: string; first_time: string; headcount: string }>(
-    await tx.execute(sql`
-      with s as (
-        select s.id, ${periodStartSql(sql`s.date`, interval)} as period from attendance_sessions s
+  const perPeriod = scope.whole && query.serviceId === undefined
+    ? sql`
+        select ${periodStartSql(sql`d.date`, interval)} as period, sum(d.sessions) as sessions, sum(d.present) as present, sum(d.guests) as guests,
+          sum(d.first_time) as first_time, sum(d.headcount) as headcount
+        from attendance_daily_counts d
+        where d.tenant_id = ${t} and d.date between ${from}::date and ${to}::date and not d.did_not_meet
+        group by 1`
+    : sql`
+        select ${periodStartSql(sql`s.date`, interval)} as period, count(*) as sessions, sum(s.present_count) as present, sum(s.guest_count) as guests,
+          sum(s.first_time_count) as first_time, sum(s.headcount_total) as headcount
+        from attendance_sessions s
         where s.tenant_id = ${t} and s.date between ${from}::date and ${to}::date and not s.did_not_meet
-          and ${scope.on(sql`s.group_id`)} ${service}
-      ), r as (
-        select s.id as session_id, x.present, x.guests, x.first_time,
-          (select coalesce(sum(h.count), 0) from attendance_headcounts h where h.tenant_id = ${t} and h.session_id = s.id) as headcount
-        from s cross join lateral (
-          select count(*) as present, count(*) filter (where r.kind = 'Guest') as guests, count(*) filter (where r.is_first_time) as first_time
-          from attendance_records r where r.tenant_id = ${t} and r.session_id = s.id) x
-      )
-      select to_char(p.period, 'YYYY-MM-DD') as period, count(s.id)::int as sessions, coalesce(sum(r.present), 0)::bigint as present,
-        coalesce(sum(r.guests), 0)::bigint as guests, coalesce(sum(r.first_time), 0)::bigint as first_time,
-        coalesce(sum(r.headcount), 0)::bigint as headcount
-      from ${periodSeriesSql(from, to, interval)} p
-        left join s on s.period = p.period left join r on r.session_id = s.id
-      group by p.period order by p.period`),
+          and ${scope.on(sql`s.group_id`)} ${query.serviceId !== undefined ? sql`and s.source = 'Service' and s.service_id = ${query.serviceId}` : sql``}
+        group by 1`;
+  const rows = rowsOf<{ period: string; sessions: string | number; present: string; guests: string; first_time: string; headcount: string }>(
+    await tx.execute(sql`
+      with x as (${perPeriod})
+      select to_char(p.period, 'YYYY-MM-DD') as period, coalesce(x.sessions, 0)::bigint as sessions, coalesce(x.present, 0)::bigint as present,
+        coalesce(x.guests, 0)::bigint as guests, coalesce(x.first_time, 0)::bigint as first_time, coalesce(x.headcount, 0)::bigint as headcount
+      from ${periodSeriesSql(from, to, interval)} p left join x on x.period = p.period
+      order by p.period`),
   );
   const data = rows.map((r) => {
     const sessions = Number(r.sessions);

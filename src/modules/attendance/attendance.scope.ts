@@ -23,6 +23,8 @@ export interface AttendanceScope {
   on(groupIdColumn: SQL): SQL;
   /** The filter named an invisible or missing group: the answer is empty. */
   empty: boolean;
+  /** Nothing narrows: hierarchy:all and no groupId (`on` is `true`; the tenant's rollups answer). */
+  whole: boolean;
 }
 
 const sg = alias(groups, 'scope_g');
@@ -31,20 +33,22 @@ export async function loadAttendanceScope(tx: Db, auth: Pick<Principal, 'tenantI
   const scope = await loadGroupScope(tx, auth as Principal);
   const t = auth.tenantId;
   if (query.groupId === undefined) {
-    if (scope.all) return { scope, empty: false, on: () => sql`true` };
+    if (scope.all) return { scope, empty: false, whole: true, on: () => sql`true` };
     return {
       scope,
       empty: false,
+      whole: false,
       on: (col) => sql`(${col} is null or exists (select 1 from groups scope_g where ${sg.tenantId} = ${t} and ${sg.id} = ${col} and ${visibleGroupFilter(scope, sg)}))`,
     };
   }
   const [group] = await tx.select({ id: groups.id, path: groups.path, privacy: groups.privacy }).from(groups).where(and(eq(groups.tenantId, t), eq(groups.id, query.groupId)));
-  if (!group || !isGroupVisible(scope, group)) return { scope, empty: true, on: () => sql`false` };
-  if (query.includeDescendants === false) return { scope, empty: false, on: (col) => sql`${col} = ${group.id}` };
+  if (!group || !isGroupVisible(scope, group)) return { scope, empty: true, whole: false, on: () => sql`false` };
+  if (query.includeDescendants === false) return { scope, empty: false, whole: false, on: (col) => sql`${col} = ${group.id}` };
   const visible = scope.all ? sql`` : sql`and ${visibleGroupFilter(scope, sg)}`;
   return {
     scope,
     empty: false,
+    whole: false,
     on: (col) => sql`${col} in (select ${sg.id} from groups scope_g where ${sg.tenantId} = ${t} and ${subtreeFilter(sg.path, group.path)} ${visible})`,
   };
 }

@@ -4,6 +4,6 @@
  * services (services/sessions/records/checkins).
  */
 export {
-  attendanceAbsentees, attendanceSummary, contactsAttendedSinceSql, firstVisitSql, summaryWindow,
+  attendanceAbsentees, attendanceSummary, contactsAttendedSinceSql, firstVisitSql, firstVisitorsSql, summaryWindow,
   type Absentee, type AbsenteesQuery, type Summary, type SummaryPeriod, type SummaryQuery,
 } from './attendance.queries.js';

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { RecordKind, SessionSource } from '../../db/schema/attendance.js';
 import { idArray } from '../events/contact-refs.repository.js';
 import { rowsOf } from './attendance.queries.js';
+import type { AttendanceScope } from './attendance.scope.js';
 import type { RecordItem } from './attendance.schemas.js';
 
 type Num = string | number | null;
@@ -84,14 +85,49 @@ function toRecordItem(r: RecordRaw): RecordItem {
   };
 }
 
-/** The feed: newest first (date, then id), a page and the total. */
-export async function pageRecords(tx: Db, tenantId: number, where: SQL, limit: number, offset: number): Promise<{ items: RecordItem[]; total: number }> {
+/**
+ * How the feed's exact total is counted: `records` counts the matching rows (one contact's or one
+ * event's records: their indexes hold a few hundred at most); `counters` sums the record counters
+ * that migration 0015's triggers keep at commit — the tenant's daily rollup when nothing narrows
+ * the scope (a few hundred rows a year), else the counters of the sessions in scope. `range` is
+ * over `d.date`, the day of the rollup row or session.
+ */
+export type FeedCount =
+  | { by: 'records' }
+  | { by: 'counters'; scope: AttendanceScope; range: SQL[]; serviceId?: number; kind?: RecordKind };
+
+/** Counters of `kind` (every record when undefined) among the columns of a rollup row or session. */
+function kindCounter(kind: RecordKind | undefined, c: { present: SQL; guests: SQL; volunteers: SQL }): SQL {
+  if (kind === 'Guest') return c.guests;
+  if (kind === 'Volunteer') return c.volunteers;
+  if (kind === 'Regular') return sql`(${c.present} - ${c.guests} - ${c.volunteers})`;
+  return c.present;
+}
+
+async function countFeed(tx: Db, t: number, where: SQL, count: FeedCount): Promise<number> {
+  let statement: SQL;
+  if (count.by === 'records') {
+    statement = sql`select count(*) as n from attendance_records r join attendance_sessions s on s.tenant_id = ${t} and s.id = r.session_id
+      where r.tenant_id = ${t} and ${where}`;
+  } else if (count.scope.whole && count.serviceId === undefined) {
+    const n = kindCounter(count.kind, { present: sql`d.present`, guests: sql`d.guests`, volunteers: sql`d.volunteers` });
+    statement = sql`select coalesce(sum(${n}), 0) as n from attendance_daily_counts d where d.tenant_id = ${t} ${sql.join(count.range.map((c) => sql`and ${c}`), sql` `)}`;
+  } else {
+    const n = kindCounter(count.kind, { present: sql`d.present_count`, guests: sql`d.guest_count`, volunteers: sql`d.volunteer_count` });
+    const service = count.serviceId !== undefined ? sql`and d.source = 'Service' and d.service_id = ${count.serviceId}` : sql``;
+    statement = sql`select coalesce(sum(${n}), 0) as n from attendance_sessions d
+      where d.tenant_id = ${t} and ${count.scope.on(sql`d.group_id`)} ${service} ${sql.join(count.range.map((c) => sql`and ${c}`), sql` `)}`;
+  }
+  const [c] = rowsOf<{ n: Num }>(await tx.execute(statement));
+  return Number(c.n);
+}
+
+/** The feed: newest first (date, then id), a page and the exact total. */
+export async function pageRecords(
+  tx: Db, tenantId: number, where: SQL, limit: number, offset: number, count: FeedCount,
+): Promise<{ items: RecordItem[]; total: number }> {
   const rows = rowsOf<RecordRaw>(await tx.execute(recordSelect(tenantId, where, sql`order by r.date desc, r.id desc limit ${limit} offset ${offset}`)));
-  const [c] = rowsOf<{ n: Num }>(
-    await tx.execute(sql`select count(*) as n from attendance_records r join attendance_sessions s on s.tenant_id = ${tenantId} and s.id = r.session_id
-      where r.tenant_id = ${tenantId} and ${where}`),
-  );
-  return { items: rows.map(toRecordItem), total: Number(c.n) };
+  return { items: rows.map(toRecordItem), total: await countFeed(tx, tenantId, where, count) };
 }
 
 /** Every record of a session (the session read), in arrival order. */

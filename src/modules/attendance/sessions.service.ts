@@ -171,7 +171,12 @@ export function createSessionsService(db: Db) {
         if (query.serviceId !== undefined) where.push(sql`s.source = 'Service' and s.service_id = ${query.serviceId}`);
         if (query.eventId !== undefined) where.push(sql`r.event_id = ${query.eventId}`);
         if (query.kind !== undefined) where.push(sql`r.kind = ${query.kind}`);
-        const { items, total } = await records.pageRecords(tx, auth.tenantId, sql.join(where, sql` and `), page.limit, page.offset);
+        // The exact total from the session counters (or the tenant's daily rollup) unless the filter
+        // is one contact's or one event's records, which their indexes count directly.
+        const count: records.FeedCount = query.contactId !== undefined || query.eventId !== undefined
+          ? { by: 'records' }
+          : { by: 'counters', scope, range: dateRange(sql`d.date`, query.from, query.to), serviceId: query.serviceId, kind: query.kind };
+        const { items, total } = await records.pageRecords(tx, auth.tenantId, sql.join(where, sql` and `), page.limit, page.offset, count);
         return pageResult(page, items, total);
       }),
   };
