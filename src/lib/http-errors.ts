@@ -48,6 +48,8 @@ export function toHttpError(err: unknown): HttpError {
   if (CONTENT_TYPE_ERRORS[code]) return shape(...CONTENT_TYPE_ERRORS[code]);
   if (e instanceof SyntaxError && e.statusCode === 400) return shape(400, 'Body is not valid JSON');
   const pgCode = postgresCode(e);
+  // Connections lost (terminated, server restarting, refused): the client may retry (issue 19).
+  if ((pgCode && /^(08|57P)|^53300$/.test(pgCode)) || isConnectionLoss(e)) return shape(503, 'Database unavailable');
   if (pgCode) {
     if (pgCode.startsWith('22')) return shape(400, 'Invalid value in request');
     if (pgCode === '23505') return shape(409, 'A record with the same unique value already exists');
@@ -67,11 +69,20 @@ function shape(statusCode: number, message: string): HttpError {
 /** PostgreSQL's SQLSTATE, also when Drizzle wraps the driver's error as its cause. */
 function postgresCode(e: AnyError): string | undefined {
   for (let cur: AnyError | undefined = e, depth = 0; cur && depth < 4; cur = cur.cause as AnyError, depth++) {
-    if (typeof cur.code === 'string' && /^[0-9A-Z]{5}$/.test(cur.code) && /^(22|23|42|40|53|57)/.test(cur.code)) {
+    if (typeof cur.code === 'string' && /^[0-9A-Z]{5}$/.test(cur.code) && /^(08|22|23|42|40|53|57)/.test(cur.code)) {
       return cur.code;
     }
   }
   return undefined;
+}
+
+/** node-postgres reports a connection that died without a SQLSTATE. */
+function isConnectionLoss(e: AnyError): boolean {
+  for (let cur: AnyError | undefined = e, depth = 0; cur && depth < 4; cur = cur.cause as AnyError, depth++) {
+    if (cur.code === 'ECONNRESET' || cur.code === 'ECONNREFUSED' || cur.code === 'EPIPE') return true;
+    if (typeof cur.message === 'string' && /^Connection terminated|not queryable|Connection ended/.test(cur.message)) return true;
+  }
+  return false;
 }
 
 /** "body/person/dateOfBirth must be a date YYYY-MM-DD": the field and why, one sentence. */
