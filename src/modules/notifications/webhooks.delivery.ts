@@ -92,10 +92,16 @@ function post(rawUrl: string, body: string, headers: Record<string, string>, pro
       method: 'POST',
       agent: agents[protocol],
       headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'Parish-Webhooks/1', ...headers },
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
       // A kept-alive connection was checked when it was opened: it stays on the address it was opened to.
       ...(production ? { lookup: safeLookup } : {}),
     });
+    // The 10 s run from when the request gets a connection, not while it waits for one of the
+    // receiver's 32 (a batch to one slow receiver queues there).
+    let timer: NodeJS.Timeout | undefined;
+    request.once('socket', () => {
+      timer = setTimeout(() => request.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), WEBHOOK_TIMEOUT_MS);
+    });
+    request.once('close', () => clearTimeout(timer));
     request.on('response', (response) => {
       response.resume();
       const code = response.statusCode ?? 0;
@@ -104,7 +110,7 @@ function post(rawUrl: string, body: string, headers: Record<string, string>, pro
       response.on('error', finish);
     });
     request.on('error', (err) => {
-      const timedOut = err.name === 'AbortError' || err.name === 'TimeoutError';
+      const timedOut = err.name === 'TimeoutError';
       resolve({ ok: false, statusCode: null, error: timedOut ? `No response within ${WEBHOOK_TIMEOUT_MS / 1000} s` : err.message || String(err) });
     });
     request.end(body);
