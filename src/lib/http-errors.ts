@@ -49,7 +49,7 @@ export function toHttpError(err: unknown): HttpError {
   if (e instanceof SyntaxError && e.statusCode === 400) return shape(400, 'Body is not valid JSON');
   const pgCode = postgresCode(e);
   // Connections lost (terminated, server restarting, refused): the client may retry (issue 19).
-  if ((pgCode && /^(08|57P)|^53300$/.test(pgCode)) || isConnectionLoss(e)) return shape(503, 'Database unavailable');
+  if ((pgCode && /^(08|57P)/.test(pgCode)) || isConnectionLoss(e)) return shape(503, 'Database unavailable');
   if (pgCode) {
     if (pgCode.startsWith('22')) return shape(400, 'Invalid value in request');
     if (pgCode === '23505') return shape(409, 'A record with the same unique value already exists');
