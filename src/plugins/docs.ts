@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { STATUS_CODES } from 'node:http';
 import { ErrorSchema } from '../lib/schemas.js';
 import type { RouteAccess } from './auth.js';
 import { API_DOCS } from './docs.registry.js';
@@ -61,7 +62,10 @@ export function documentRoute(route: RouteOptions, doc: OperationDoc | undefined
   if (schema.body && BODY_METHODS.has(method)) codes.add(413).add(415);
   for (const code of Object.keys(doc?.errors ?? {})) codes.add(Number(code));
 
-  const response = Object.fromEntries(Object.entries(schema.response ?? {}).filter(([code]) => !codes.has(Number(code))));
+  // Success responses without a description of their own say their status ("Created", not "Default Response").
+  const response = Object.fromEntries(Object.entries(schema.response ?? {})
+    .filter(([code]) => !codes.has(Number(code)))
+    .map(([code, body]) => [code, (body as { description?: string }).description ? body : { ...(body as object), description: STATUS_CODES[Number(code)] ?? 'Success' }]));
   for (const code of [...codes].sort()) response[code] = { $ref: `${ERROR_SCHEMA_ID}#`, description: errorReason(code, access, schema, doc) };
   schema.response = response;
 
