@@ -58,15 +58,21 @@ function contactsBranch({ tenantId, match, limit }: BranchInput): SQL {
     order by page.sort_last, page.sort_first, page.id`;
 }
 
+/** The category's name for the page's rows only (a join before the limit multiplied every match by every category). */
 function groupsBranch({ tenantId, scope, match, limit }: BranchInput): SQL {
   return sql`
-    select 'groups' as kind, "groups".id, "groups".name as title, gc.name as subtitle, 'name' as matched_on, (count(*) over ())::int as total
-    from "groups"
-    join group_categories gc on gc.tenant_id = "groups".tenant_id and gc.id = "groups".category_id
-    where "groups".tenant_id = ${tenantId} and "groups".id in (select search_group_ids(${match.pattern}::text))
-      and ${visibleGroupFilter(scope)}
-    order by "groups".name, "groups".id
-    limit ${limit}`;
+    select 'groups' as kind, page.id, page.name as title,
+      (select gc.name from group_categories gc where gc.tenant_id = ${tenantId} and gc.id = page.category_id) as subtitle,
+      'name' as matched_on, page.total
+    from (
+      select "groups".id, "groups".name, "groups".category_id, (count(*) over ())::int as total
+      from "groups"
+      where "groups".tenant_id = ${tenantId} and "groups".id in (select search_group_ids(${match.pattern}::text))
+        and ${visibleGroupFilter(scope)}
+      order by "groups".name, "groups".id
+      limit ${limit}
+    ) page
+    order by page.name, page.id`;
 }
 
 /** Events of visible groups, and events without a group (visible to everyone with events:read). */
