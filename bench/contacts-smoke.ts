@@ -162,8 +162,8 @@ async function explain(db: Db, tenantId: number, fragment: string, digits: strin
     ['list page', `SELECT c.id FROM contacts c WHERE c.tenant_id = ${tenantId} ORDER BY c.sort_last, c.sort_first, c.id LIMIT 20 OFFSET 20000`],
     ['list count', `SELECT count(*) FROM contacts c WHERE c.tenant_id = ${tenantId}`],
     ['list count (status filter)', `SELECT count(*) FROM contacts c WHERE c.tenant_id = ${tenantId} AND c.status = 'Deceased'`],
-    ['q name', `SELECT c.id FROM contacts c WHERE c.tenant_id = ${tenantId} AND c.id IN (SELECT contact_search_ids('%${fragment}%', NULL)) ORDER BY c.sort_last, c.sort_first, c.id LIMIT 20`],
-    ['q phone', `SELECT c.id FROM contacts c WHERE c.tenant_id = ${tenantId} AND c.id IN (SELECT contact_search_ids('%${digits}%', '%${digits}%')) ORDER BY c.sort_last, c.sort_first, c.id LIMIT 20`],
+    ['q name', `SELECT * FROM contact_search_page('%${fragment}%', NULL, false, NULL, NULL, 20, 0)`],
+    ['q phone', `SELECT * FROM contact_search_page('%${digits}%', '%${digits}%', false, NULL, NULL, 20, 0)`],
     ['single read', `SELECT c.id FROM contacts c WHERE c.tenant_id = ${tenantId} AND c.id = 1`],
   ];
   for (const [name, query] of queries) {
