@@ -51,6 +51,8 @@ describe('parish import', { timeout: 120_000 }, () => {
       const t = await newTenant(ctx);
       const run = await parish('import', 'contacts', '--tenant', t.slug, fixture(c.file));
       expect(run.code, run.stderr).toBe(0);
+      // No progress bar when stderr is not a terminal.
+      expect(run.stderr).toBe('');
       expect(run.stdout).toContain(`contacts, ${c.format} format`);
       expect(run.stdout).toContain(`created ${c.created}, updated 0, failed ${c.failed}`);
       const found = await search(t, c.q);
