@@ -142,8 +142,12 @@ export function createWorker(options: WorkerOptions): Worker {
   async function drain() {
     const done = { changes: 0, jobs: 0 };
     for (let round = 0; round < 1000; round++) {
-      const changes = await dispatchChanges(db, subscribers, onChangeError);
-      const jobs = await runJobs();
+      // The feed and the jobs side by side (separate connections; PGlite takes them in turn): jobs
+      // a subscriber queues this round run in the next.
+      const [dispatched, ran] = await Promise.allSettled([dispatchChanges(db, subscribers, onChangeError), runJobs()]);
+      if (dispatched.status === 'rejected') throw dispatched.reason;
+      if (ran.status === 'rejected') throw ran.reason;
+      const [changes, jobs] = [dispatched.value, ran.value];
       done.changes += changes;
       done.jobs += jobs;
       if (changes === 0 && jobs === 0) break;
