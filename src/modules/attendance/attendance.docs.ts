@@ -26,7 +26,7 @@ export const attendanceDocs: ModuleDocs = {
     summary: 'Open a session (one meeting on a date)',
     description: 'Of a service, a group meeting or an event: exactly one of `serviceId`, `groupId`, `eventId`.',
     visibility: write,
-    errors: { 404: 'The service, group or event does not exist or is not visible', 409: 'A session for it on that date exists' },
+    errors: { 400: 'Not exactly one of serviceId, groupId and eventId, or a date outside the event', 404: 'The service, group or event does not exist or is not visible', 409: 'A session for it on that date exists' },
     example: { serviceId: 1, date: '2026-11-22', notes: 'Communion Sunday' },
   },
   'GET /api/attendance/sessions/:id': { summary: 'Read a session', description: 'With its headcounts and record counts.', visibility: read, errors: { 404: 'No session with this id, or not visible' } },
