@@ -314,7 +314,7 @@ class ErrorsFile {
 function progressBar(io: CliIo, totalBytes: number, kind: ImportKind) {
   if (!io.stderr.isTTY) return undefined;
   const bar = new cliProgress.SingleBar(
-    { stream: io.stderr as NodeJS.WritableStream, format: `${kind} |{bar}| {percentage}% | {rows} rows | {failed} failed | {eta_formatted} left`, hideCursor: true },
+    { stream: io.stderr as NodeJS.WritableStream, format: `${kind} |{bar}| {percentage}% | {rows} rows | {failed} failed | {duration_formatted}`, hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
   bar.start(Math.max(totalBytes, 1), 0, { rows: 0, failed: 0 });
