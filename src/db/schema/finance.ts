@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, date, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, date, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, refId, tenantColumns, updatedAt } from './columns.js';
 import { contacts } from './contacts.js';
 import { tenants } from './tenants.js';
@@ -158,5 +158,72 @@ export const pledges = pgTable(
     index('pledges_contact_idx').on(t.tenantId, t.contactId, t.fundId),
     index('pledges_fund_idx').on(t.tenantId, t.fundId),
     index('pledges_campaign_idx').on(t.tenantId, t.campaign),
+  ],
+);
+
+/** PostgreSQL's 64-bit transaction id (pg_current_xact_id()); Drizzle has no builder for it. */
+const xid8 = customType<{ data: string }>({ dataType: () => 'xid8' });
+
+/**
+ * Giving rollups (migration 0016), written only by triggers on contributions and contribution_lines:
+ * each contribution's footprint (per fund of its lines and for all funds, fund_id 0) is net (amount
+ * minus refunded), gifts (1 unless fully refunded) and entries (1). The statement triggers append
+ * the change to giving_pending; a deferred constraint trigger applies it at commit (as
+ * contact_count_pending). Read only through src/modules/finance/giving.rollups.ts.
+ */
+export const givingPending = pgTable(
+  'giving_pending',
+  {
+    xid: xid8('xid').notNull(),
+    tenantId: tenantColumns.tenantId,
+    date: date('date', { mode: 'string' }).notNull(),
+    method: text('method').notNull(),
+    contactId: refId('contact_id'),
+    fundId: refId('fund_id').notNull(),
+    net: money('net').notNull(),
+    gifts: integer('gifts').notNull(),
+    entries: integer('entries').notNull(),
+    /** Set on one row per statement: the deferred apply fires on that row only. */
+    apply: boolean('apply').notNull().default(false),
+  },
+  (t) => [index('giving_pending_xid_idx').on(t.xid)],
+);
+
+/** Per tenant × date × fund (0 = all funds) × method: net given, gifts not fully refunded, contributions. */
+export const givingDays = pgTable(
+  'giving_days',
+  {
+    tenantId: tenantColumns.tenantId,
+    date: date('date', { mode: 'string' }).notNull(),
+    fundId: refId('fund_id').notNull(),
+    method: text('method', { enum: CONTRIBUTION_METHODS }).notNull(),
+    net: money('net').notNull(),
+    gifts: integer('gifts').notNull(),
+    entries: integer('entries').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'giving_days_pk', columns: [t.tenantId, t.fundId, t.date, t.method] }),
+    foreignKey({ name: 'giving_days_tenant_fk', columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * Per tenant × kind (`month`, `week`) × year × fund (0 = all) × donor: their gifts (not fully refunded)
+ * in each period of the year, n[1..12] (months) or n[1..53] (weeks, by the year of their Sunday,
+ * n[(day of year of the Sunday − 1) ÷ 7 + 1]): distinct donors are counts of rows, one per donor.
+ */
+export const givingDonorPeriods = pgTable(
+  'giving_donor_periods',
+  {
+    tenantId: tenantColumns.tenantId,
+    kind: text('kind', { enum: ['month', 'week'] }).notNull(),
+    year: integer('year').notNull(),
+    fundId: refId('fund_id').notNull(),
+    contactId: refId('contact_id').notNull(),
+    n: integer('n').array().notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'giving_donor_periods_pk', columns: [t.tenantId, t.kind, t.fundId, t.year, t.contactId] }),
+    foreignKey({ name: 'giving_donor_periods_tenant_fk', columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
   ],
 );

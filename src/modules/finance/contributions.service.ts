@@ -60,9 +60,9 @@ export function createContributionsService({ db }: { db: Db }) {
       withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const currency = await currencyOf(tx, auth.tenantId);
-        const { ids, total } = await repo.listContributionIds(tx, auth.tenantId, query, page);
-        // Past the last page the window count has no row to ride on: count separately.
-        const count = total ?? (page.offset > 0 ? await repo.countContributions(tx, auth.tenantId, query) : 0);
+        const ids = await repo.listContributionIds(tx, auth.tenantId, query, page);
+        // A first page shorter than the limit is the whole list: no count needed.
+        const count = page.offset === 0 && ids.length < page.limit ? ids.length : await repo.countContributions(tx, auth.tenantId, query);
         return pageResult(page, await repo.loadContributions(tx, auth.tenantId, ids, currency), count);
       }),
 

@@ -33,14 +33,26 @@ export function renderStatementPdf(s: Statement): Promise<Buffer> {
   const cols = [left, left + 80, left + 230, left + 320];
   const amountX = left + width - 110;
   const widthOf = (i: number) => (cols[i + 1] ?? amountX) - cols[i] - 6;
-  /** One table row: long cells wrap inside their column and the row takes the height of the tallest. */
+  /**
+   * One table row: long cells wrap inside their column and the row takes the height of the tallest.
+   * A cell that fits on one line (nearly all) is measured by its width and drawn without the line
+   * wrapper, which would lay it out twice (height, then text): most of a statement's cost.
+   */
   const row = (cells: string[], amount: string, bold = false) => {
     doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
-    const height = Math.max(...cells.map((cell, i) => doc.heightOfString(cell || ' ', { width: widthOf(i) })), doc.heightOfString(amount, { width: 110 }));
+    const lineHeight = doc.currentLineHeight();
+    const fits = cells.map((cell, i) => doc.widthOfString(cell) <= widthOf(i));
+    const amountWidth = doc.widthOfString(amount);
+    const height = Math.max(lineHeight, ...cells.map((cell, i) => (fits[i] ? lineHeight : doc.heightOfString(cell, { width: widthOf(i) }))));
     if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
     const y = doc.y;
-    cells.forEach((cell, i) => doc.text(cell, cols[i], y, { width: widthOf(i) }));
-    doc.text(amount, amountX, y, { width: 110, align: 'right' });
+    cells.forEach((cell, i) => {
+      if (cell === '') return;
+      if (fits[i]) doc.text(cell, cols[i], y, { lineBreak: false });
+      else doc.text(cell, cols[i], y, { width: widthOf(i) });
+    });
+    if (amountWidth <= 110) doc.text(amount, amountX + 110 - amountWidth, y, { lineBreak: false });
+    else doc.text(amount, amountX, y, { width: 110, align: 'right' });
     doc.x = left;
     doc.y = y + height + 3;
   };

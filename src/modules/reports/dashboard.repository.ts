@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { CONTACT_STATUSES } from '../../db/schema/enums.js';
 import { toMinor } from '../../lib/money.js';
+import { donorInterval, givingAmountsSql, givingDonorsSql } from '../finance/giving.rollups.js';
 import { addDays, periodStartSql } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
 import { contactNames, joinNames, occasionsSql } from './reports.people.js';
@@ -91,31 +92,28 @@ export async function attendanceSection(q: Query, tenantId: number, h: Hierarchy
   return { averagePresent: avg(true), previousAveragePresent: avg(false), changePct: changePct(avg(true), avg(false)), firstTimeGuests: sum(true, 'first_time'), byPeriod };
 }
 
-/** Net giving (as the finance module counts it) in both windows, totals and per fund in one grouping-sets statement. */
+/**
+ * Net giving in both windows (totals and per fund) and the current window's distinct donors, from
+ * the finance module's giving rollups (giving.rollups.ts): two reads sized by days and donors, not gifts.
+ */
 export async function givingSection(q: Query, tenantId: number, w: Windows) {
-  const rows = await q<{ cur: boolean; fund_id: unknown; fund_name: string | null; per_fund: unknown; total: unknown; gifts: unknown; donors: unknown }>(sql`
-      with g as (
-        select c.id, c.contact_id, c.date >= ${w.current.from}::date as cur, l.fund_id, (l.amount - l.refunded_amount) as net
-        from contributions c join contribution_lines l on l.tenant_id = c.tenant_id and l.contribution_id = c.id
-        where c.tenant_id = ${tenantId} and c.date between ${w.previous.from}::date and ${w.current.to}::date and c.status <> 'Refunded'
-      )
-      select g.cur, g.fund_id, max(f.name) as fund_name, grouping(g.fund_id) as per_fund, sum(g.net)::bigint as total,
-        count(distinct g.id) as gifts, count(distinct g.contact_id) as donors
-      from g left join funds f on f.tenant_id = ${tenantId} and f.id = g.fund_id
-      group by grouping sets ((g.cur), (g.cur, g.fund_id))
-      order by fund_name, g.fund_id`);
-  const totalRow = (cur: boolean) => rows.find((r) => r.cur === cur && num(r.per_fund) === 1);
-  const cur = totalRow(true);
-  const prev = totalRow(false);
-  const total = toMinor(cur?.total);
-  const gifts = num(cur?.gifts);
+  const [rows, [donors]] = await Promise.all([
+    q<{ bucket: boolean; fund_id: unknown; fund_name: string | null; net: unknown; gifts: unknown }>(
+      givingAmountsSql(tenantId, { from: w.previous.from, to: w.current.to }, (date) => sql`${date} >= ${w.current.from}::date`),
+    ),
+    q<{ total: unknown }>(givingDonorsSql(tenantId, { ...w.current, interval: donorInterval(w.current.from, w.current.to) })),
+  ]);
+  const totalRow = (cur: boolean) => rows.find((r) => r.bucket === cur && num(r.fund_id) === 0);
+  const total = toMinor(totalRow(true)?.net);
+  const gifts = num(totalRow(true)?.gifts);
+  const previousTotal = toMinor(totalRow(false)?.net);
   return {
     total,
-    donors: num(cur?.donors),
+    donors: num(donors.total),
     averageGift: gifts ? Math.floor(total / gifts) : 0,
-    previousTotal: toMinor(prev?.total),
-    changePct: changePct(total, toMinor(prev?.total)),
-    byFund: rows.filter((r) => r.cur && num(r.per_fund) === 0).map((r) => ({ fund: { id: num(r.fund_id), name: r.fund_name ?? '' }, amount: toMinor(r.total) })),
+    previousTotal,
+    changePct: changePct(total, previousTotal),
+    byFund: rows.filter((r) => r.bucket && num(r.fund_id) !== 0 && num(r.gifts) > 0).map((r) => ({ fund: { id: num(r.fund_id), name: r.fund_name ?? '' }, amount: toMinor(r.net) })),
   };
 }
 
