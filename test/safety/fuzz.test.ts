@@ -35,10 +35,11 @@ interface Request { method: string; url: string; payload?: unknown }
 const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true });
 // ajv-formats is CommonJS: its default export is the plugin under node, or its module object.
 (((formats as unknown as { default?: unknown }).default ?? formats) as unknown as (a: Ajv) => void)(ajv);
-const validators = new Map<string, ValidateFunction>();
-function validatorFor(key: string, schema: Schema): ValidateFunction {
-  const v = validators.get(key) ?? ajv.compile(schema);
-  validators.set(key, v);
+const validators = new WeakMap<Schema, ValidateFunction>();
+/** Schemas may point into the document's components (`#/components/schemas/...`): compiled with them at the root. */
+function validatorFor(schema: Schema, components: unknown): ValidateFunction {
+  const v = validators.get(schema) ?? ajv.compile({ ...schema, components });
+  validators.set(schema, v);
   return v;
 }
 
@@ -93,7 +94,7 @@ function requestArb(path: string, method: string, op: Operation): fc.Arbitrary<R
     .map(({ path: p, query: q, body }) => ({ method: method.toUpperCase(), url: encodePath(path, p) + queryString(q), payload: body }));
 }
 
-async function check(op: Operation, req: Request): Promise<void> {
+async function check(op: Operation, req: Request, components: unknown): Promise<void> {
   const before = req.method === 'GET' ? undefined : await fingerprint(a.tenant.id);
   const res = await ctx.app.inject({
     method: req.method as 'GET',
@@ -121,7 +122,7 @@ async function check(op: Operation, req: Request): Promise<void> {
   if (!declared) throw new Error(`undeclared status: ${where}`);
   const schema = declared.content?.['application/json']?.schema;
   if (!schema || !String(res.headers['content-type'] ?? '').startsWith('application/json')) return;
-  const validate = validatorFor(`${req.method} ${req.url.split('?')[0]} ${res.statusCode}`, schema);
+  const validate = validatorFor(schema, components);
   if (!validate(res.json())) throw new Error(`response schema: ${ajv.errorsText(validate.errors)}: ${where}`);
 }
 
@@ -136,16 +137,16 @@ beforeAll(async () => {
 
 describe('fuzzing every operation of the OpenAPI document', () => {
   it('the regression cases answer without a 5xx', async () => {
-    const doc = ctx.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>> };
+    const doc = ctx.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>>; components?: unknown };
     for (const r of REGRESSIONS) {
       const { method, url } = requestOf(r.route, ROUTES[r.route], a.ids);
       const op = doc.paths[r.route.split(' ')[1].replace(/:(\w+)/g, '{$1}')][method.toLowerCase()];
-      await check(op, { method, url: r.url ?? url, payload: r.body });
+      await check(op, { method, url: r.url ?? url, payload: r.body }, doc.components);
     }
   });
 
   it('never a 5xx, errors in the error shape, 2xx bodies as declared, nothing written on a 4xx', async () => {
-    const doc = ctx.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>> };
+    const doc = ctx.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>>; components?: unknown };
     const failures: string[] = [];
     let operations = 0;
     for (const [path, ops] of Object.entries(doc.paths)) {
@@ -153,7 +154,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
       for (const [method, op] of Object.entries(ops)) {
         operations++;
         try {
-          await fc.assert(fc.asyncProperty(requestArb(path, method, op), (req) => check(op, req)), { seed: SEED + operations, numRuns: RUNS, endOnFailure: true });
+          await fc.assert(fc.asyncProperty(requestArb(path, method, op), (req) => check(op, req, doc.components)), { seed: SEED + operations, numRuns: RUNS, endOnFailure: true });
         } catch (err) {
           failures.push(`${method.toUpperCase()} ${path}: ${(err as Error).message.split('\n').find((l) => /5xx|shape|schema|wrote|undeclared/.test(l)) ?? (err as Error).message.slice(0, 500)}`);
         }
