@@ -4,7 +4,7 @@ import { withTenant } from '../../src/db/client.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newService, newSession, record } from '../helpers/attendance.factories.js';
 import { newContacts, newEvent } from '../helpers/events.factories.js';
-import { newTenant, type TestTenant } from '../helpers/factories.js';
+import { newTenant, newUser, type TestTenant } from '../helpers/factories.js';
 import { newGroup } from '../helpers/groups.factories.js';
 import type { TestContext } from '../helpers/app.js';
 
@@ -123,5 +123,20 @@ describe('attendance counters (migration 0015) stay exact under every write path
     expect(results.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 201, 201]);
     expect(await counterDrift(t)).toEqual(none);
     expect((await admin.get(`/api/attendance/sessions/${session.id}`)).json().presentCount).toBe(12);
+  });
+
+  it('a caller who cannot see every group gets the tenant total less the hidden groups', async () => {
+    const t = await newTenant(ctx);
+    const open = await newGroup(ctx, t, { name: 'Open' });
+    const closed = await newGroup(ctx, t, { name: 'Closed', privacy: 'Private' });
+    const people = await newContacts(ctx, t, 5);
+    const s1 = await newSession(ctx, t, { groupId: open.id }, '2026-03-01');
+    const s2 = await newSession(ctx, t, { groupId: closed.id }, '2026-03-01');
+    await record(ctx, t, s1.id, people.slice(0, 3));
+    await record(ctx, t, s2.id, people, 'Guest');
+    const reader = api(ctx.app, (await newUser(ctx, t, ['attendance:read'])).token);
+    expect((await reader.get('/api/attendance/records')).json().total).toBe(3);
+    expect((await reader.get('/api/attendance/records?kind=Guest&from=2026-03-01')).json().total).toBe(0);
+    expect((await api(ctx.app, t.admin.token).get('/api/attendance/records')).json().total).toBe(8);
   });
 });

@@ -25,6 +25,12 @@ export interface AttendanceScope {
   empty: boolean;
   /** Nothing narrows: hierarchy:all and no groupId (`on` is `true`; the tenant's rollups answer). */
   whole: boolean;
+  /**
+   * Without groupId and hierarchy:all: a condition on a group_id column naming the groups the caller
+   * cannot see (non-public ones outside their led subtrees and memberships) — everything else is
+   * visible, so a total is the tenant's rollup minus what these groups hold.
+   */
+  hidden?: (groupIdColumn: SQL) => SQL;
 }
 
 const sg = alias(groups, 'scope_g');
@@ -38,6 +44,7 @@ export async function loadAttendanceScope(tx: Db, auth: Pick<Principal, 'tenantI
       scope,
       empty: false,
       whole: false,
+      hidden: (col) => sql`${col} in (select ${sg.id} from groups scope_g where ${sg.tenantId} = ${t} and ${sg.privacy} <> 'Public' and not ${visibleGroupFilter(scope, sg)})`,
       on: (col) => sql`(${col} is null or exists (select 1 from groups scope_g where ${sg.tenantId} = ${t} and ${sg.id} = ${col} and ${visibleGroupFilter(scope, sg)}))`,
     };
   }

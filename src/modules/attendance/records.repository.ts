@@ -88,8 +88,9 @@ function toRecordItem(r: RecordRaw): RecordItem {
 /**
  * How the feed's exact total is counted: `records` counts the matching rows (one contact's or one
  * event's records: their indexes hold a few hundred at most); `counters` sums the record counters
- * that migration 0015's triggers keep at commit — the tenant's daily rollup when nothing narrows
- * the scope (a few hundred rows a year), else the counters of the sessions in scope. `range` is
+ * that migration 0015's triggers keep at commit — the tenant's daily rollup when no groupId narrows
+ * the scope (a few hundred rows a year; less the sessions of groups hidden from the caller), else
+ * the counters of the sessions in scope. `range` is
  * over `d.date`, the day of the rollup row or session.
  */
 export type FeedCount =
@@ -109,9 +110,17 @@ async function countFeed(tx: Db, t: number, where: SQL, count: FeedCount): Promi
   if (count.by === 'records') {
     statement = sql`select count(*) as n from attendance_records r join attendance_sessions s on s.tenant_id = ${t} and s.id = r.session_id
       where r.tenant_id = ${t} and ${where}`;
-  } else if (count.scope.whole && count.serviceId === undefined) {
+  } else if ((count.scope.whole || count.scope.hidden) && count.serviceId === undefined) {
+    // The tenant's daily rollup; for a caller who cannot see every group, minus the sessions of the
+    // groups hidden from them (non-public ones only: usually few).
     const n = kindCounter(count.kind, { present: sql`d.present`, guests: sql`d.guests`, volunteers: sql`d.volunteers` });
-    statement = sql`select coalesce(sum(${n}), 0) as n from attendance_daily_counts d where d.tenant_id = ${t} ${sql.join(count.range.map((c) => sql`and ${c}`), sql` `)}`;
+    const range = sql.join(count.range.map((c) => sql`and ${c}`), sql` `);
+    const daily = sql`(select coalesce(sum(${n}), 0) from attendance_daily_counts d where d.tenant_id = ${t} ${range})`;
+    const hidden = count.scope.hidden
+      ? sql` - (select coalesce(sum(${kindCounter(count.kind, { present: sql`d.present_count`, guests: sql`d.guest_count`, volunteers: sql`d.volunteer_count` })}), 0)
+          from attendance_sessions d where d.tenant_id = ${t} and ${count.scope.hidden(sql`d.group_id`)} ${range})`
+      : sql``;
+    statement = sql`select ${daily}${hidden} as n`;
   } else {
     const n = kindCounter(count.kind, { present: sql`d.present_count`, guests: sql`d.guest_count`, volunteers: sql`d.volunteer_count` });
     const service = count.serviceId !== undefined ? sql`and d.source = 'Service' and d.service_id = ${count.serviceId}` : sql``;
