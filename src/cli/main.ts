@@ -5,6 +5,7 @@ import { migrate } from '../db/migrate.js';
 import { AppError } from '../lib/errors.js';
 import { DEMO_SLUG, seedDemoTenant } from '../modules/tenants/demo-seed.js';
 import { createTenant, syncSystemRoles, validateNewTenant, type NewTenant } from '../modules/tenants/tenants.service.js';
+import { serve } from '../server.js';
 import { IMPORT_USAGE, ImportError, parseImportArgs, runImport, type CliIo } from './import.js';
 
 const USAGE = `Usage: npm run parish -- <command>
@@ -89,11 +90,8 @@ async function main(argv: string[], io: CliIo, db?: Db): Promise<void> {
   const [command, ...rest] = argv;
   const print = (text: string) => io.stdout.write(`${text}\n`);
   switch (command) {
-    case 'serve': {
-      // Loaded on demand: the other commands need neither Fastify nor the routes.
-      const { serve } = await import('../server.js');
+    case 'serve':
       return serve(loadConfig());
-    }
     case 'migrate':
       await withDb(async () => {});
       print('Migrations applied.');
