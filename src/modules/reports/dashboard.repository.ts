@@ -70,22 +70,21 @@ function sessionInScope(tenantId: number, h: HierarchyScope): SQL {
 }
 
 /**
- * Sessions that met in both windows (attendance_sessions_date_idx), their records counted per
- * session through attendance_records_session_contact_uq; per week. The attendance module exports a
- * summary for one window only, so the dashboard reads its tables here.
+ * Sessions that met in both windows, per week, from the counters migration 0015 keeps at commit (as
+ * the attendance module's summary reads them): the whole church from attendance_daily_counts (a row
+ * per day), a part of the tree from its sessions' own counts (attendance_sessions_date_idx), never
+ * the records. The attendance module's summary covers one window only, so the dashboard reads here.
  */
 export async function attendanceSection(q: Query, tenantId: number, h: HierarchyScope, w: Windows) {
+  const perDay = !h.root && h.scope.all
+    ? sql`select d.date, d.sessions, d.present, d.first_time from attendance_daily_counts d
+        where d.tenant_id = ${tenantId} and d.date between ${w.previous.from}::date and ${w.current.to}::date and not d.did_not_meet`
+    : sql`select s.date, 1 as sessions, s.present_count as present, s.first_time_count as first_time from attendance_sessions s
+        where s.tenant_id = ${tenantId} and s.date between ${w.previous.from}::date and ${w.current.to}::date and not s.did_not_meet and ${sessionInScope(tenantId, h)}`;
   const rows = await q<{ period: string; cur: boolean; sessions: unknown; present: unknown; first_time: unknown }>(sql`
-      with s as (
-        select s.id, s.date from attendance_sessions s
-        where s.tenant_id = ${tenantId} and s.date between ${w.previous.from}::date and ${w.current.to}::date and not s.did_not_meet and ${sessionInScope(tenantId, h)}
-      ), r as (
-        select r.session_id, count(*) as present, count(*) filter (where r.is_first_time) as first_time
-        from attendance_records r join s on r.session_id = s.id where r.tenant_id = ${tenantId} group by r.session_id
-      )
-      select to_char(${periodStartSql(sql`s.date`, 'week')}, 'YYYY-MM-DD') as period, s.date >= ${w.current.from}::date as cur,
-        count(*) as sessions, coalesce(sum(r.present), 0) as present, coalesce(sum(r.first_time), 0) as first_time
-      from s left join r on r.session_id = s.id group by 1, 2 order by 1`);
+      select to_char(${periodStartSql(sql`x.date`, 'week')}, 'YYYY-MM-DD') as period, x.date >= ${w.current.from}::date as cur,
+        sum(x.sessions) as sessions, sum(x.present) as present, sum(x.first_time) as first_time
+      from (${perDay}) x group by 1, 2 order by 1`);
   const sum = (cur: boolean, k: 'sessions' | 'present' | 'first_time') => rows.filter((r) => r.cur === cur).reduce((a, r) => a + num(r[k]), 0);
   const avg = (cur: boolean) => (sum(cur, 'sessions') ? Math.round((sum(cur, 'present') / sum(cur, 'sessions')) * 100) / 100 : 0);
   const byPeriod = new Map(rows.filter((r) => r.cur).map((r) => [r.period, num(r.present)]));
