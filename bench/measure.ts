@@ -92,34 +92,3 @@ export async function measureScenario(server: ServerProcess, ds: Dataset, scenar
     reps: svc.map((r, i) => ({ rps: r.rps, rawRps: rawRuns[i]?.rps })),
   };
 }
-
-export interface AbResult {
-  scenario: Scenario;
-  skipped?: string;
-  /** Per variant: median req/s, p50, p99 and each repetition's req/s. */
-  a?: { rps: number; p50: number; p99: number; reps: number[] };
-  b?: { rps: number; p50: number; p99: number; reps: number[] };
-}
-
-/**
- * An A/B of one scenario between two servers on the same database (e.g. --ab-pipeline): a check
- * request on each, a warm-up of each, then `reps` pairs of runs in alternating order (A B, B A, …).
- */
-export async function measureAb(a: ServerProcess, b: ServerProcess, ds: Dataset, scenario: Scenario, settings: RunSettings): Promise<AbResult> {
-  const targets = [];
-  for (const server of [a, b]) {
-    const token = (await login(server, ds))[scenario.as];
-    const request = scenario.request(ds);
-    const check = await send(server.serviceUrl, firstRequest(request), token);
-    if (check.status >= 300) return { scenario, skipped: `check request answered ${check.status}: ${JSON.stringify(check.body).slice(0, 200)}` };
-    targets.push({ baseUrl: server.serviceUrl, token, request });
-  }
-  const warm = { ...settings, duration: settings.warmup };
-  if (settings.warmup > 0) for (const t of targets) await runLoad(t, warm);
-  const runs: LoadResult[][] = [[], []];
-  for (let rep = 0; rep < settings.reps; rep++) {
-    for (const i of rep % 2 === 0 ? [0, 1] : [1, 0]) runs[i].push(await runLoad(targets[i], settings));
-  }
-  const sum = (rs: LoadResult[]) => ({ rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), reps: rs.map((r) => r.rps) });
-  return { scenario, a: sum(runs[0]), b: sum(runs[1]) };
-}

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Dataset } from './generate.js';
 import type { ImportResult, LoginResult } from './extras.js';
-import type { AbResult, RunSettings, ScenarioResult } from './measure.js';
+import type { RunSettings, ScenarioResult } from './measure.js';
 import { SIZES } from './sizes.js';
 
 export interface Report {
@@ -121,43 +121,4 @@ export function renderReport(r: Report): string {
     }
   }
   return lines.join('\n') + '\n';
-}
-
-export interface AbReport {
-  date: string;
-  dataset: Dataset;
-  database: string;
-  otherTenants: number;
-  settings: RunSettings;
-  results: AbResult[];
-  loadAverage: { start: number[]; end: number[] };
-}
-
-/** `--ab-pipeline`: one row per read scenario, A (today's driver use) against B (PARISH_PG_PIPELINE=1). */
-export function renderAbReport(r: AbReport): string {
-  const load = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
-  const row = (x: AbResult) =>
-    x.skipped
-      ? `| ${x.scenario.id} | ${x.scenario.title} | skipped: ${x.skipped} | | | | | |`
-      : `| ${x.scenario.id} | ${x.scenario.title} | ${x.a!.rps.toFixed(0)} | ${x.b!.rps.toFixed(0)} | ${(x.b!.rps / x.a!.rps).toFixed(2)} | ${x.a!.p50} / ${x.b!.p50} | ${x.a!.p99} / ${x.b!.p99} | ${x.a!.reps.map((v) => v.toFixed(0)).join(', ')} / ${x.b!.reps.map((v) => v.toFixed(0)).join(', ')} |`;
-  return [
-    `# Parish benchmark — ${r.dataset.size} — ${r.date} — pipeline A/B (issue 20)`,
-    '',
-    `Machine: ${machineLine(r.database)}.`,
-    '',
-    `Data: the ${r.dataset.size} data set (${r.otherTenants} other tenants), reused. A: the server as it is; B: the same bundle with ` +
-      '`PARISH_PG_PIPELINE=1` (node-postgres pipeline mode: a tenant transaction\'s begin message leaves with its first statement, ' +
-      'and a GET whose principal was seen before sends a guard instead of waiting for the principal check; src/db/client.ts). ' +
-      'Both servers run at once; only one is loaded at a time.',
-    '',
-    `Load: autocannon, ${r.settings.connections} connections, ${r.settings.duration} s per run after a ${r.settings.warmup} s warm-up of each, ` +
-      `${r.settings.reps} runs of each in alternating order (A B, B A, …); medians. Latencies in ms.`,
-    '',
-    `Machine load (os.loadavg, 1/5/15 min; 2 cores shared with other work): ${load(r.loadAverage.start)} at the start, ${load(r.loadAverage.end)} at the end.`,
-    '',
-    '| # | Scenario | A req/s | B req/s | B/A | p50 A / B | p99 A / B | runs A / B |',
-    '|---|---|---:|---:|---:|---:|---:|---|',
-    ...r.results.map(row),
-    '',
-  ].join('\n');
 }

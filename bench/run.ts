@@ -11,8 +11,8 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { prepareDatabase, dropDatabase } from './database.js';
 import { measureImport, measureLogin } from './extras.js';
-import { captureAuth, login, measureAb, measureScenario, type AbResult, type RunSettings, type ScenarioResult } from './measure.js';
-import { renderAbReport, renderReport, type ExplainedStatement, type Report } from './report.js';
+import { captureAuth, login, measureScenario, type RunSettings, type ScenarioResult } from './measure.js';
+import { renderReport, type ExplainedStatement, type Report } from './report.js';
 import { MODULE_SCENARIOS, SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
 import { isSizeName } from './sizes.js';
@@ -41,7 +41,6 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     label: { type: 'string' },
     'without-change-recording': { type: 'boolean', default: false },
-    'ab-pipeline': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -87,7 +86,6 @@ async function main() {
   if (args['generate-only']) return;
 
   const chosen = selectedScenarios();
-  if (args['ab-pipeline']) return abPipeline(url, dataDir, size, dataset, database, chosen);
   const cpuProfDir = args['cpu-prof'] ? fileURLToPath(new URL('./.build/profiles', import.meta.url)) : undefined;
   const withoutChangeRecording = args['without-change-recording']!;
   const server = await startServer({ databaseUrl: url, dataDir, tsx: args.tsx, cpuProfDir, withoutChangeRecording });
@@ -139,36 +137,6 @@ async function main() {
   fs.writeFileSync(file, renderReport(report));
   log(`wrote ${file}`);
   if (cpuProfDir) log(`server CPU profile in ${cpuProfDir}; summarize with: npx tsx bench/profile-summary.ts <file>`);
-}
-
-/**
- * Issue 20's A/B: the read scenarios against today's server (A) and one with PARISH_PG_PIPELINE=1
- * (B, src/db/client.ts), both running, on the same loaded database; no raw ceilings.
- */
-async function abPipeline(url: string | undefined, dataDir: string, size: string, dataset: Report['dataset'], database: string, chosen: Set<string>) {
-  if (!url) throw new Error('--ab-pipeline needs PostgreSQL');
-  const settings: RunSettings = { duration: Number(args.duration), warmup: Number(args.warmup), reps: Number(args.reps), connections: Number(args.connections) };
-  const a = await startServer({ databaseUrl: url, dataDir, tsx: args.tsx });
-  const b = await startServer({ databaseUrl: url, dataDir, tsx: args.tsx, extraEnv: { PARISH_PG_PIPELINE: '1' } });
-  const loadStart = os.loadavg();
-  const results: AbResult[] = [];
-  try {
-    for (const scenario of [...SCENARIOS, ...MODULE_SCENARIOS].filter((s) => chosen.has(s.id) && s.kind === 'read')) {
-      log(`scenario ${scenario.id}: ${scenario.title}`);
-      const r = await measureAb(a, b, dataset, scenario, settings).catch((err: Error) => ({ scenario, skipped: err.message }) as AbResult);
-      log(r.skipped ? `  skipped: ${r.skipped}` : `  A ${r.a!.rps.toFixed(0)} req/s, B ${r.b!.rps.toFixed(0)} req/s (${(r.b!.rps / r.a!.rps).toFixed(2)})`);
-      results.push(r);
-    }
-  } finally {
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    await Promise.all([a.stop(), b.stop()]);
-  }
-  const outDir = args.out ?? fileURLToPath(new URL('./results', import.meta.url));
-  fs.mkdirSync(outDir, { recursive: true });
-  const date = new Date().toISOString().slice(0, 10);
-  const file = path.join(outDir, `${date}-${size}-pipeline-ab${args.label ? '-' + args.label : ''}.md`);
-  fs.writeFileSync(file, renderAbReport({ date, dataset, database, otherTenants: Number(args['other-tenants']), settings, results, loadAverage: { start: loadStart, end: os.loadavg() } }));
-  log(`wrote ${file}`);
 }
 
 main().then(

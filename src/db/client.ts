@@ -30,7 +30,7 @@ export interface DbConfig {
 
 export async function openDb(config: DbConfig): Promise<AppDb> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize ?? 10, pipeline: pipelineRequested() });
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.poolSize ?? 10 });
     // An idle client's error (server restart) must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -145,45 +145,6 @@ export async function withTenant<T>(db: Db, tenant: TenantRef, fn: (tx: Db) => P
 interface PoolTransaction {
   client: pg.PoolClient;
   tx: Db;
-  /**
-   * Pipeline mode: the begin message was sent without waiting for its answer; this settles with
-   * its error (a failed principal guard: StalePrincipalError), or undefined once it succeeded.
-   */
-  pending?: Promise<Error | undefined>;
-}
-
-/**
- * PARISH_PG_PIPELINE=1 (PostgreSQL, issue 20's A/B candidate): pooled connections in node-postgres'
- * pipeline mode. A tenant transaction's begin message then travels with its first statement in one
- * socket write, and a GET whose principal was seen before sends, instead of waiting for the principal
- * check, a guard that fails the transaction unless the principal is still exactly that one (the
- * statement behind it then fails too, so no row reaches the handler); the request is then run again
- * with the principal loaded afresh (src/plugins/auth.ts).
- */
-export function pipelineRequested(): boolean {
-  return process.env.PARISH_PG_PIPELINE === '1';
-}
-
-/** A speculated principal was no longer current: its request runs again with the principal loaded afresh. */
-export class StalePrincipalError extends Error {
-  constructor() {
-    super('The principal changed during the request');
-  }
-}
-
-/** The leading rows last seen per statement and arguments, with the md5 of their text (see pipelineRequested). */
-const seenLeading = new Map<string, { md5: string; rows: unknown[][] }>();
-const SEEN_MAX = 10_000;
-
-function isPipelined(pool: pg.Pool): boolean {
-  return (pool as unknown as { options: { pipeline?: boolean } }).options.pipeline === true;
-}
-
-/** Holds a connection's writes until the current turn of the event loop ends: queued messages leave in one write. */
-function corkUntilIdle(client: pg.PoolClient): void {
-  const stream = (client as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection.stream;
-  stream.cork();
-  setImmediate(() => stream.uncork());
 }
 
 /** A Drizzle handle per pooled connection, made once: building one walks the whole schema. */
@@ -227,66 +188,20 @@ async function beginOnPool(pool: pg.Pool, tenantId: number, leading?: { statemen
   let prepared = preparedOn.get(client);
   if (!prepared) preparedOn.set(client, (prepared = new Set()));
   const parts = [`BEGIN; SELECT set_config('app.tenant_id', '${tenantId}', true), ${SERIAL_PLANS}, set_config('role', 'app_user', true)`];
-  const pipelined = isPipelined(pool);
-  const list = (items: unknown[]) => (items.length ? `(${items.join(', ')})` : '');
-  // PREPARE is not undone by a rollback: a connection whose first try failed is destroyed below.
-  const prepare = (name: string, types: string[], text: string) => {
-    if (!prepared.has(name)) parts.push(`PREPARE ${name}${list(types)} AS ${text}`);
-  };
-  if (pipelined) {
-    const key = leading && `${leading.statement.name}(${leading.args.map(checkedInteger).join(',')})`;
-    const seen = key === undefined ? undefined : seenLeading.get(key);
-    if (!leading || seen) {
-      const guard = leading && `${leading.statement.name}_guard`;
-      if (leading && seen) {
-        const { types, sql: text } = leading.statement;
-        prepare(guard!, [...types, 'text'], `SELECT 1 / count(*)::int FROM (${text}) p WHERE md5(p::text) = $${types.length + 1}`);
-        parts.push(`EXECUTE ${guard}${list([...leading.args, pg.escapeLiteral(seen.md5)])}`);
-      }
-      corkUntilIdle(client);
-      const pending = client.query(parts.join('; ')).then(
-        () => {
-          if (guard) prepared.add(guard);
-          return undefined;
-        },
-        (err: Error & { code?: string }) => {
-          if (guard && err.code === '22012') {
-            prepared.add(guard); // the EXECUTE failed, so its PREPARE had succeeded
-            seenLeading.delete(key!);
-            return new StalePrincipalError();
-          }
-          doomed.add(client); // which of its messages failed is unknown: a PREPARE may linger
-          return err;
-        },
-      );
-      return { client, tx, rows: seen?.rows ?? [], pending };
-    }
-  }
   if (leading) {
     const { name, types, sql: text } = leading.statement;
-    // Pipelined: the row's md5 comes first, for the guard of the next request of the same principal.
-    const row = pipelined ? `${name}_row` : name;
-    prepare(row, types, pipelined ? `SELECT md5(p::text), p.* FROM (${text}) p` : text);
-    parts.push(`EXECUTE ${row}${list(leading.args.map(checkedInteger))}`);
+    // PREPARE is not undone by a rollback: a connection whose first try failed is destroyed below.
+    const list = (items: unknown[]) => (items.length ? `(${items.join(', ')})` : '');
+    if (!prepared.has(name)) parts.push(`PREPARE ${name}${list(types)} AS ${text}`);
+    parts.push(`EXECUTE ${name}${list(leading.args.map(checkedInteger))}`);
   }
   try {
     const results = await client.query({ text: parts.join('; '), rowMode: 'array' });
-    if (!leading) return { client, tx, rows: [] };
-    const { statement: { name }, args } = leading;
-    prepared.add(pipelined ? `${name}_row` : name);
-    let rows = (results as unknown as pg.QueryResult[]).at(-1)!.rows as unknown[][];
-    if (pipelined) {
-      const key = `${name}(${args.join(',')})`;
-      if (rows.length === 1) {
-        if (seenLeading.size >= SEEN_MAX) seenLeading.clear();
-        seenLeading.set(key, { md5: String(rows[0][0]), rows: [rows[0].slice(1)] });
-      } else seenLeading.delete(key);
-      rows = rows.map((r) => r.slice(1));
-    }
-    return { client, tx, rows };
+    if (leading) prepared.add(leading.statement.name);
+    const last = (results as unknown as pg.QueryResult[]).at(-1)!;
+    return { client, tx, rows: leading ? (last.rows as unknown[][]) : [] };
   } catch (err) {
-    const name = leading && (pipelined ? `${leading.statement.name}_row` : leading.statement.name);
-    if (name && !prepared.has(name)) client.release(true);
+    if (leading && !prepared.has(leading.statement.name)) client.release(true);
     else await rollbackAndRelease({ client, tx });
     throw err;
   }
@@ -296,25 +211,19 @@ async function runAndCommit<T>(begun: PoolTransaction, fn: (tx: Db) => Promise<T
   let result: T;
   try {
     result = await fn(begun.tx);
-    const failed = await begun.pending;
-    if (failed) throw failed;
     await begun.client.query('COMMIT');
   } catch (err) {
     await rollbackAndRelease(begun);
-    // A statement behind a failed begin message fails for that reason: report the cause.
-    throw (await begun.pending) ?? err;
+    throw err;
   }
   begun.client.release();
   return result;
 }
 
-/** Connections to destroy rather than return to the pool (see beginOnPool). */
-const doomed = new WeakSet<pg.PoolClient>();
-
 /** A connection that cannot even roll back is broken: destroy it rather than return it to the pool. */
 async function rollbackAndRelease({ client }: PoolTransaction): Promise<void> {
   const broken = await client.query('ROLLBACK').then(() => false, () => true);
-  client.release(broken || doomed.has(client));
+  client.release(broken);
 }
 
 /** Tenant transactions begun ahead of their first use, by owner (a request's principal). */
@@ -354,23 +263,11 @@ export async function beginTenantAhead(db: Db, tenantId: number, leading: Leadin
     handTo(owner) {
       owned = true;
       ahead.set(owner, begun);
-      if (begun.pending) speculated.set(owner, begun.pending.then((failed) => failed instanceof StalePrincipalError));
     },
     release() {
       if (!owned) void rollbackAndRelease(begun);
     },
   };
-}
-
-/** Owners whose rows were speculated (pipeline mode): whether their guard failed. */
-const speculated = new WeakMap<object, Promise<boolean>>();
-
-/**
- * Whether the owner's leading rows were speculated and turned out stale (see pipelineRequested):
- * undefined when they were not speculated. Settles when the guard's answer has arrived.
- */
-export function speculationFailed(owner: object): Promise<boolean> | undefined {
-  return speculated.get(owner);
 }
 
 /** Ends the owner's transaction begun ahead if nothing used it (safe to call any number of times). */

@@ -1,9 +1,9 @@
 import fastifyJwt from '@fastify/jwt';
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import type { Permission } from '../lib/permissions.js';
-import { pipelineRequested, releaseAhead, speculationFailed } from '../db/client.js';
+import { releaseAhead } from '../db/client.js';
 
 /** Who is calling: set on every non-public request by the onRequest hook below. */
 export interface Principal {
@@ -96,51 +96,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
   // The route options objects themselves: hooks that run later may still adjust their config.
   const registered: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registered);
-  app.addHook('onRoute', (route) => {
-    registered.push(route as RegisteredRoute);
-    if (pipelineRequested() && [route.method].flat().every((m) => BODYLESS.has(m))) route.handler = againIfStale(route.handler);
-  });
-
-  /** Loads the principal (see loadPrincipal), then enforces the route's permission. */
-  async function authenticate(request: FastifyRequest, access: RouteAccess | undefined, claims: { tid: number; sid: string }, userId: number) {
-    // A bodyless read's handler follows at once, so its principal check begins its transaction too
-    // (one round trip fewer). Not for requests with a body: a slow upload would hold a connection.
-    const principal = await opts.loadPrincipal(claims.tid, userId, claims.sid, { beginTransaction: BODYLESS.has(request.method) });
-    if (!principal) throw new UnauthorizedError('Invalid or expired token');
-    request.auth = principal;
-    if (access?.permission && !principal.permissions.has(access.permission)) {
-      releaseAhead(principal);
-      // A speculated principal (pipeline mode) is confirmed before it is refused.
-      if (await speculationFailed(principal)) return authenticate(request, access, claims, userId);
-      throw new ForbiddenError(`Missing permission ${access.permission}`);
-    }
-  }
-
-  /**
-   * Pipeline mode: a read whose principal was speculated and turned out stale (see
-   * pipelineRequested in src/db/client.ts) runs again with the principal loaded afresh; its
-   * statements failed or their answers are discarded.
-   */
-  function againIfStale(handler: RouteHandlerMethod): RouteHandlerMethod {
-    return async function (this: FastifyInstance, request, reply) {
-      for (let attempt = 1; ; attempt++) {
-        const principal = request.auth;
-        let result: unknown, error: unknown;
-        try {
-          result = await handler.call(this, request, reply);
-        } catch (err) {
-          error = err;
-        }
-        if (attempt === 3 || !principal || !(await speculationFailed(principal))) {
-          if (error !== undefined) throw error;
-          return result;
-        }
-        releaseAhead(principal);
-        const claims = request.user;
-        await authenticate(request, request.routeOptions.config as RouteAccess | undefined, claims, Number(claims.sub));
-      }
-    };
-  }
+  app.addHook('onRoute', (route) => void registered.push(route as RegisteredRoute));
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const access = request.routeOptions.config as RouteAccess | undefined;
@@ -150,7 +106,15 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
     if (claims.typ !== 'access' || !Number.isSafeInteger(userId) || !Number.isSafeInteger(claims.tid) || typeof claims.sid !== 'string') {
       throw new UnauthorizedError('Invalid or expired token');
     }
-    await authenticate(request, access, claims, userId);
+    // A bodyless read's handler follows at once, so its principal check begins its transaction too
+    // (one round trip fewer). Not for requests with a body: a slow upload would hold a connection.
+    const principal = await opts.loadPrincipal(claims.tid, userId, claims.sid, { beginTransaction: BODYLESS.has(request.method) });
+    if (!principal) throw new UnauthorizedError('Invalid or expired token');
+    request.auth = principal;
+    if (access?.permission && !principal.permissions.has(access.permission)) {
+      releaseAhead(principal);
+      throw new ForbiddenError(`Missing permission ${access.permission}`);
+    }
   });
 
   // A transaction begun for the request that its handler did not use ends with the request.
