@@ -120,6 +120,7 @@ BEGIN
   CROSS JOIN LATERAL (
     SELECT l.fund_id, sum(l.amount - l.refunded_amount) AS net FROM contribution_lines l
     WHERE l.tenant_id = c.tenant_id AND l.contribution_id = c.id GROUP BY ROLLUP (l.fund_id)
+    HAVING count(*) > 0 -- a contribution without lines has no footprint (ROLLUP would give a null total)
   ) AS f
   GROUP BY 2, 3, 4, 5, 6
   HAVING sum(f.net * c.s) <> 0 OR sum((c.status <> 'Refunded')::int * c.s) <> 0 OR sum(c.s) <> 0;
