@@ -94,12 +94,15 @@ describe('automations from the change feed', () => {
 
   it('a failure mid-way rolls the automation back; the retry fires it exactly once', async () => {
     const guest = await newContact(ctx, t, 'Fay', 'Failure');
+    // Fails until the "restart": the dispatcher retries a failed batch change by change at once, so a
+    // single failure would be absorbed inside one drain.
+    let failing = true;
     let failures = 0;
     ctx.app.worker.subscribe({
       name: 'test.crash-after-automations',
       types: ['attendance.first_visit'],
       async handle(_tx, change) {
-        if (change.data.contactId === guest && failures === 0) {
+        if (change.data.contactId === guest && failing) {
           failures++;
           throw new Error('simulated crash between acting and committing');
         }
@@ -107,10 +110,11 @@ describe('automations from the change feed', () => {
     });
     await recordFirstVisit(t, fellowship, guest);
     await ctx.app.worker.drain();
-    expect(failures).toBe(1);
+    expect(failures).toBeGreaterThanOrEqual(1);
     let cards = (await api(ctx.app, t.admin.token).get(`/api/tasks/cards?pipelineId=${pipelineId}&contactId=${guest}`)).json();
     expect(cards.total).toBe(0);
     // The retry is scheduled a little later: make it due now, as the restarted worker would find it.
+    failing = false;
     await withTenant(ctx.db, t.id, (tx) => tx.execute(sql`update change_queue set available_at = now() where tenant_id = ${t.id}`));
     await ctx.app.worker.drain();
     await ctx.app.worker.drain();
