@@ -1,0 +1,2 @@
+-- Reserved by the lead; replaced by its owner.
+SELECT 1;
