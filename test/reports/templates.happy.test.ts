@@ -157,10 +157,11 @@ describe('submissions and rollup', () => {
     const res = await api(ctx.app, actors.fellowshipLeader.token).put(`/api/reports/submissions/${ids.a2}`, { values: { attendance: 6, met: true } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().values).toEqual({ attendance: 6, met: true });
-    const edits = (await changesOf(ctx, t, 'report.submitted')).filter((c) => c.entityId === ids.a2);
-    expect(edits).toHaveLength(2);
-    expect(edits[1].changes).toEqual({ values: { from: { attendance: 5, visitors: 1, met: true }, to: { attendance: 6, met: true } } });
-    expect(edits[1].data).toMatchObject({ edited: true, groupId: tree.fellowshipA2.id });
+    expect((await changesOf(ctx, t, 'report.submitted')).filter((c) => c.entityId === ids.a2)).toHaveLength(1);
+    const edits = (await changesOf(ctx, t, 'report.updated')).filter((c) => c.entityId === ids.a2);
+    expect(edits).toHaveLength(1);
+    expect(edits[0].changes).toEqual({ values: { from: { attendance: 5, visitors: 1, met: true }, to: { attendance: 6, met: true } } });
+    expect(edits[0].data).toMatchObject({ submissionId: ids.a2, groupId: tree.fellowshipA2.id });
     const adm = await api(ctx.app, t.admin.token).put(`/api/reports/submissions/${ids.a1last}`, { values: { attendance: 11, met: true } });
     expect(adm.statusCode, adm.body).toBe(200);
     expect((await api(ctx.app, actors.fellowshipLeader.token).delete(`/api/reports/submissions/${ids.a2}`)).statusCode).toBe(204);

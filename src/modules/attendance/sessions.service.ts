@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
@@ -15,7 +16,7 @@ import type {
   CreateSessionBody, GuestBody, HeadcountsBody, ListRecordsQuery, ListSessionsQuery, RecordItem, RecordsBody, SessionDetail, SessionItem, UpdateSessionBody,
 } from './attendance.schemas.js';
 import * as records from './records.repository.js';
-import { recordPresence, type SessionRef } from './records.service.js';
+import { recordPresence, recordRemoval, sessionData, type SessionRef } from './records.service.js';
 import * as services from './services.repository.js';
 import * as repo from './sessions.repository.js';
 
@@ -93,20 +94,31 @@ export function createSessionsService(db: Db) {
           const [what, ref] = placed.source === 'Service' ? ['service', placed.serviceId] : placed.source === 'Group' ? ['group', placed.groupId] : ['event', placed.eventId];
           throw new ConflictError(`Session ${id} already exists for ${what} ${ref} on ${placed.date}`);
         }
-        return repo.loadSessionItem(tx, auth.tenantId, id);
+        const item = await repo.loadSessionItem(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{ type: 'session.created', entityId: id, data: { ...sessionData(item), didNotMeet: item.didNotMeet } }]);
+        return item;
       }),
 
     update: (auth: Principal, id: number, body: UpdateSessionBody): Promise<SessionItem> =>
       withTenant(db, auth, async (tx) => {
-        await writableSession(tx, auth, id);
+        const { session: before } = await writableSession(tx, auth, id);
         await repo.updateSession(tx, auth.tenantId, id, body);
-        return repo.loadSessionItem(tx, auth.tenantId, id);
+        const after = await repo.loadSessionItem(tx, auth.tenantId, id);
+        const changes = fieldChanges({ notes: before.notes, didNotMeet: before.didNotMeet }, { notes: after.notes, didNotMeet: after.didNotMeet });
+        if (changes) await recordChanges(tx, auth, [{ type: 'session.updated', entityId: id, changes, data: { ...sessionData(after), didNotMeet: after.didNotMeet } }]);
+        return after;
       }),
 
+    /** session.deleted carries what went with the session: its record counts and headcount total. */
     remove: (auth: Principal, id: number): Promise<void> =>
       withTenant(db, auth, async (tx) => {
         await writableSession(tx, auth, id);
+        const item = await repo.loadSessionItem(tx, auth.tenantId, id);
         await repo.deleteSession(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{
+          type: 'session.deleted', entityId: id,
+          data: { ...sessionData(item), presentCount: item.presentCount, guestCount: item.guestCount, firstTimeCount: item.firstTimeCount, headcountTotal: item.headcountTotal },
+        }]);
       }),
 
     addRecords: (auth: Principal, id: number, body: RecordsBody) =>
@@ -120,7 +132,9 @@ export function createSessionsService(db: Db) {
     removeRecord: (auth: Principal, id: number, contactId: number): Promise<void> =>
       withTenant(db, auth, async (tx) => {
         await writableSession(tx, auth, id);
-        if (!(await records.deleteRecord(tx, auth.tenantId, id, contactId))) throw new NotFoundError(`Attendance record of contact ${contactId} at session ${id}`);
+        const record = await records.recordOf(tx, auth.tenantId, id, contactId);
+        if (!record || !(await records.deleteRecord(tx, auth.tenantId, id, contactId))) throw new NotFoundError(`Attendance record of contact ${contactId} at session ${id}`);
+        await recordRemoval(tx, auth, record);
       }),
 
     /**
@@ -155,8 +169,15 @@ export function createSessionsService(db: Db) {
         const types = body.counts.map((c) => c.type.toLowerCase());
         const dup = types.find((t, i) => types.indexOf(t) !== i);
         if (dup !== undefined) throw new BadRequestError(`body/counts has the type ${dup} more than once`);
+        const before = await repo.listHeadcounts(tx, auth.tenantId, id);
         await repo.replaceHeadcounts(tx, auth.tenantId, id, body.counts);
-        return { data: await repo.listHeadcounts(tx, auth.tenantId, id) };
+        const after = await repo.listHeadcounts(tx, auth.tenantId, id);
+        const changes = fieldChanges({ counts: before }, { counts: after });
+        if (changes) {
+          const item = await repo.loadSessionItem(tx, auth.tenantId, id);
+          await recordChanges(tx, auth, [{ type: 'session.headcounts_updated', entityId: id, changes, data: { ...sessionData(item), counts: after, headcountTotal: item.headcountTotal } }]);
+        }
+        return { data: after };
       }),
 
     /** The one feed over services, group meetings, events and check-ins, newest first. */

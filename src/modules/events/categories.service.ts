@@ -1,3 +1,4 @@
+import { recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { ConflictError, ForbiddenError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
@@ -19,7 +20,9 @@ export function createCategoriesService({ db }: { db: Db }) {
       if (!auth.permissions.has('hierarchy:all')) throw new ForbiddenError('Only a user who sees the whole hierarchy may create event categories');
       return withTenant(db, auth, async (tx) => {
         if (await repo.categoryNameTaken(tx, auth.tenantId, body.name)) throw new ConflictError(`Event category '${body.name}' already exists`);
-        return repo.insertCategory(tx, auth.tenantId, { name: body.name, description: body.description ?? null });
+        const category = await repo.insertCategory(tx, auth.tenantId, { name: body.name, description: body.description ?? null });
+        await recordChanges(tx, auth, [{ type: 'event_category.created', entityId: category.id, data: { categoryId: category.id, name: category.name } }]);
+        return category;
       });
     },
   };

@@ -3,7 +3,8 @@ import { withTenant, type Db } from '../../db/client.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
-import { ensureEventSession, recordPresence } from '../attendance/records.service.js';
+import { recordsById } from '../attendance/records.repository.js';
+import { ensureEventSession, recordPresence, recordRemoval } from '../attendance/records.service.js';
 import { findContactRefs, isoOf } from './contact-refs.repository.js';
 import { readableEvent, writableEvent, type EventAccess } from './event-access.js';
 import type { AttendanceItem, ContactRef, RegistrationItem, Skipped } from './events.schemas.js';
@@ -13,7 +14,7 @@ import * as rosters from './rosters.repository.js';
  * Registration and attendance are the same kind of record: one row per (event, contact), added
  * in bulk (all-or-nothing on unknown contacts, idempotent for contacts already there) and removed
  * one by one, kept in one repository (rosters.repository.ts). Each kind is described by a store;
- * the rules live once, here.
+ * the rules live once, here. Every add and removal records its changes in its transaction.
  */
 interface RosterStore<T> {
   kind: rosters.RosterKind;
@@ -22,8 +23,8 @@ interface RosterStore<T> {
   toItem(row: rosters.RosterRow, eventId: number, contact: ContactRef): T;
   /** Inserts the contacts not there yet and records the changes; returns the inserted rows. */
   insert(tx: Db, auth: Principal, access: EventAccess, contactIds: readonly number[]): Promise<rosters.RosterRow[]>;
-  /** Records the change of a removed row. */
-  removed(tx: Db, auth: Principal, access: EventAccess, row: { id: number; contactId: number }): Promise<unknown>;
+  /** Removes the event's row `id` and records its change; false when the event has no such row. */
+  remove(tx: Db, auth: Principal, access: EventAccess, id: number): Promise<boolean>;
 }
 
 const eventData = (access: EventAccess, contactId: number) => ({ contactId, eventId: access.event.id, groupId: access.event.groupId });
@@ -38,7 +39,11 @@ const registrationStore: RosterStore<RegistrationItem> = {
     await recordChanges(tx, auth, rows.map((r) => ({ type: 'registration.created' as const, entityId: r.id, data: eventData(access, r.contactId) })));
     return rows;
   },
-  removed: (tx, auth, access, row) => recordChanges(tx, auth, [{ type: 'registration.deleted', entityId: row.id, data: eventData(access, row.contactId) }]),
+  remove: async (tx, auth, access, id) => {
+    const row = await rosters.deleteRosterRow(tx, 'registrations', auth.tenantId, access.event.id, id);
+    if (row) await recordChanges(tx, auth, [{ type: 'registration.deleted', entityId: row.id, data: eventData(access, row.contactId) }]);
+    return row !== undefined;
+  },
 };
 
 const attendanceStore: RosterStore<AttendanceItem> = {
@@ -52,12 +57,18 @@ const attendanceStore: RosterStore<AttendanceItem> = {
    * so the feed, summaries, absentees and first-visit detection see it, with its changes.
    */
   insert: async (tx, auth, access, contactIds) => {
-    const session = await ensureEventSession(tx, auth.tenantId, { id: access.event.id, startDate: access.event.startDate, groupId: access.event.groupId });
+    const session = await ensureEventSession(tx, auth, { id: access.event.id, name: access.event.name, startDate: access.event.startDate, group: access.group && { id: access.group.id, name: access.group.name } });
     const { inserted } = await recordPresence(tx, auth, session, contactIds, 'Regular');
     return inserted.map((r) => ({ id: r.id, contactId: r.contactId, at: r.at }));
   },
-  // No change type for a removed attendance record (modules-contract §7).
-  removed: async () => undefined,
+  /** attendance.deleted, as DELETE /api/attendance/sessions/:id/records/:contactId records it (the record read before it goes). */
+  remove: async (tx, auth, access, id) => {
+    const [record] = await recordsById(tx, auth.tenantId, [id]);
+    if (!record || record.event?.id !== access.event.id) return false;
+    if (!(await rosters.deleteRosterRow(tx, 'attendance', auth.tenantId, access.event.id, id))) return false;
+    await recordRemoval(tx, auth, record);
+    return true;
+  },
 };
 
 /** Every requested contact must exist in the tenant; the 404 names all that do not. */
@@ -92,9 +103,7 @@ function rosterService<T>(db: Db, store: RosterStore<T>) {
     remove: (auth: Principal, eventId: number, id: number) =>
       withTenant(db, auth, async (tx) => {
         const access = await writableEvent(tx, auth, eventId);
-        const row = await rosters.deleteRosterRow(tx, store.kind, auth.tenantId, eventId, id);
-        if (!row) throw new NotFoundError(store.entity, id);
-        await store.removed(tx, auth, access, row);
+        if (!(await store.remove(tx, auth, access, id))) throw new NotFoundError(store.entity, id);
       }),
   };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { recordChanges } from '../../changes/recorder.js';
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { toMinor } from '../../lib/money.js';
@@ -45,6 +45,13 @@ async function findBatch(tx: Db, tenantId: number, id: number, lock = false): Pr
   return toBatch(row, await currencyOf(tx, tenantId));
 }
 
+/**
+ * What batch.created/updated/deleted carry: the control totals (money keys end in Amount, so the
+ * audit leaves them out for callers without finance:read).
+ */
+const batchData = (b: BatchItem) => ({ batchId: b.id, name: b.name, date: b.date, status: b.status, controlAmount: b.controlAmount, controlCount: b.controlCount, currency: b.currency });
+const fieldsOf = (b: BatchItem) => ({ name: b.name, date: b.date, controlAmount: b.controlAmount, controlCount: b.controlCount });
+
 const closedData = (b: BatchItem) => ({ batchId: b.id, name: b.name, totalAmount: b.totalAmount, contributionCount: b.contributionCount, varianceAmount: b.variance, currency: b.currency });
 
 export function createBatchesService({ db }: { db: Db }) {
@@ -71,7 +78,9 @@ export function createBatchesService({ db }: { db: Db }) {
           await tx.execute(sql`insert into batches (tenant_id, name, date, control_amount, control_count)
             values (${auth.tenantId}, ${body.name}, ${body.date}::date, ${body.controlAmount ?? 0}, ${body.controlCount ?? 0}) returning id`),
         );
-        return findBatch(tx, auth.tenantId, Number(row.id));
+        const batch = await findBatch(tx, auth.tenantId, Number(row.id));
+        await recordChanges(tx, auth, [{ type: 'batch.created', entityId: batch.id, data: batchData(batch) }]);
+        return batch;
       }),
 
     update: (auth: Principal, id: number, body: UpdateBatchBody) =>
@@ -81,7 +90,10 @@ export function createBatchesService({ db }: { db: Db }) {
         await tx.execute(sql`update batches set name = ${body.name ?? b.name}, date = ${body.date ?? b.date}::date,
           control_amount = ${body.controlAmount ?? b.controlAmount}, control_count = ${body.controlCount ?? b.controlCount}, updated_at = now()
           where tenant_id = ${auth.tenantId} and id = ${id}`);
-        return findBatch(tx, auth.tenantId, id);
+        const after = await findBatch(tx, auth.tenantId, id);
+        const changes = fieldChanges(fieldsOf(b), fieldsOf(after));
+        if (changes) await recordChanges(tx, auth, [{ type: 'batch.updated', entityId: id, changes, data: batchData(after) }]);
+        return after;
       }),
 
     remove: (auth: Principal, id: number) =>
@@ -90,6 +102,7 @@ export function createBatchesService({ db }: { db: Db }) {
         if (b.status === 'Closed') throw new ConflictError(`Batch ${b.name} (id ${id}) is closed`);
         if (b.contributionCount > 0) throw new ConflictError(`Batch ${b.name} (id ${id}) holds ${b.contributionCount} contributions`);
         await tx.execute(sql`delete from batches where tenant_id = ${auth.tenantId} and id = ${id}`);
+        await recordChanges(tx, auth, [{ type: 'batch.deleted', entityId: id, data: batchData(b) }]);
       }),
 
     close: (auth: Principal, id: number, force: boolean) =>

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
@@ -11,6 +12,10 @@ import type { CreateFundBody, FundItem, ListFundsQuery, UpdateFundBody } from '.
 interface FundRow { id: unknown; name: string; code: string | null; description: string | null; is_tax_deductible: boolean; is_active: boolean }
 const COLUMNS = sql`id, name, code, description, is_tax_deductible, is_active`;
 const toFund = (r: FundRow): FundItem => ({ id: Number(r.id), name: r.name, code: r.code, description: r.description, isTaxDeductible: r.is_tax_deductible, isActive: r.is_active });
+
+/** What every fund change carries in data. */
+const fundData = (f: FundItem) => ({ fundId: f.id, fundName: f.name, code: f.code, isActive: f.isActive, isTaxDeductible: f.isTaxDeductible });
+const fieldsOf = ({ id: _id, ...fields }: FundItem) => fields;
 
 async function findFund(tx: Db, tenantId: number, id: number): Promise<FundItem> {
   const [row] = rowsOf<FundRow>(await tx.execute(sql`select ${COLUMNS} from funds where tenant_id = ${tenantId} and id = ${id}`));
@@ -56,7 +61,9 @@ export function createFundsService({ db }: { db: Db }) {
             values (${auth.tenantId}, ${body.name}, ${body.code ?? null}, ${body.description ?? null}, ${body.isTaxDeductible ?? true}, ${body.isActive ?? true})
             returning ${COLUMNS}`),
         );
-        return toFund(row);
+        const fund = toFund(row);
+        await recordChanges(tx, auth, [{ type: 'fund.created', entityId: fund.id, data: fundData(fund) }]);
+        return fund;
       }),
 
     update: (auth: Principal, id: number, body: UpdateFundBody) =>
@@ -69,7 +76,10 @@ export function createFundsService({ db }: { db: Db }) {
             is_tax_deductible = ${next.isTaxDeductible}, is_active = ${next.isActive}, updated_at = now()
             where tenant_id = ${auth.tenantId} and id = ${id} returning ${COLUMNS}`),
         );
-        return toFund(row);
+        const after = toFund(row);
+        const changes = fieldChanges(fieldsOf(before), fieldsOf(after));
+        if (changes) await recordChanges(tx, auth, [{ type: 'fund.updated', entityId: id, changes, data: fundData(after) }]);
+        return after;
       }),
 
     remove: (auth: Principal, id: number) =>
@@ -81,6 +91,7 @@ export function createFundsService({ db }: { db: Db }) {
         );
         if (used.length) throw new ConflictError(`Fund ${fund.name} is used by contributions or pledges: deactivate it instead`);
         await tx.execute(sql`delete from funds where tenant_id = ${auth.tenantId} and id = ${id}`);
+        await recordChanges(tx, auth, [{ type: 'fund.deleted', entityId: id, data: fundData(fund) }]);
       }),
   };
 }

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { recordChanges } from '../../changes/recorder.js';
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import type { PledgeFrequency } from '../../db/schema/finance.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
@@ -56,6 +56,14 @@ function toPledge(r: PledgeRow, currency: string): PledgeItem {
   };
 }
 
+/** What every pledge change carries in data (money keys are amount or end in Amount: the audit hides them without finance:read). */
+const pledgeData = (p: PledgeItem) => ({
+  contactId: p.contactId, fundId: p.fundId, fundName: p.fund.name, fundIds: [p.fundId], amount: p.amount, currency: p.currency, frequency: p.frequency,
+  totalPledgedAmount: p.totalPledged, campaign: p.campaign,
+});
+/** The stored fields of a pledge, for the {from, to} diff of pledge.updated. */
+const fieldsOf = (p: PledgeItem) => ({ fundId: p.fundId, amount: p.amount, frequency: p.frequency, startDate: p.startDate, endDate: p.endDate, campaign: p.campaign });
+
 function checkPeriod(frequency: PledgeFrequency, startDate: string, endDate: string | null): void {
   if (endDate !== null && endDate < startDate) throw new BadRequestError(`body/endDate must not precede startDate (${startDate})`);
   if (frequency !== 'OneTime' && endDate === null) throw new BadRequestError(`body/endDate is required for a ${frequency} pledge`);
@@ -97,15 +105,11 @@ export function createPledgesService({ db }: { db: Db }) {
             returning id`),
         );
         const pledge = await load(tx, t, Number(row.id));
-        await recordChanges(tx, auth, [{
-          type: 'pledge.created', entityId: pledge.id,
-          data: { contactId: pledge.contactId, fundId: pledge.fundId, fundIds: [pledge.fundId], amount: pledge.amount, currency: pledge.currency, frequency: pledge.frequency, totalPledgedAmount: pledge.totalPledged, campaign: pledge.campaign },
-        }]);
+        await recordChanges(tx, auth, [{ type: 'pledge.created', entityId: pledge.id, data: pledgeData(pledge) }]);
         return pledge;
       });
     },
 
-    /** No change type exists for pledge updates and deletes (modules-contract §7 lists pledge.created only). */
     update: (auth: Principal, id: number, body: UpdatePledgeBody) =>
       withTenant(db, auth, async (tx) => {
         const t = auth.tenantId;
@@ -119,13 +123,17 @@ export function createPledgesService({ db }: { db: Db }) {
         if (body.fundId !== undefined && body.fundId !== before.fundId) await checkLineFunds(tx, t, [{ fundId: body.fundId, amount: next.amount }]);
         await tx.execute(sql`update pledges set fund_id = ${next.fundId}, amount = ${next.amount}, frequency = ${next.frequency}, start_date = ${next.startDate}::date,
           end_date = ${next.endDate}::date, campaign = ${next.campaign}, updated_at = now() where tenant_id = ${t} and id = ${id}`);
-        return load(tx, t, id, before.currency);
+        const after = await load(tx, t, id, before.currency);
+        const changes = fieldChanges(fieldsOf(before), fieldsOf(after));
+        if (changes) await recordChanges(tx, auth, [{ type: 'pledge.updated', entityId: id, changes, data: pledgeData(after) }]);
+        return after;
       }),
 
     remove: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
-        await load(tx, auth.tenantId, id);
+        const pledge = await load(tx, auth.tenantId, id);
         await tx.execute(sql`delete from pledges where tenant_id = ${auth.tenantId} and id = ${id}`);
+        await recordChanges(tx, auth, [{ type: 'pledge.deleted', entityId: id, data: pledgeData(pledge) }]);
       }),
   };
 }

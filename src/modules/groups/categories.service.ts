@@ -1,3 +1,4 @@
+import { recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { ConflictError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
@@ -22,9 +23,14 @@ export function createCategoriesService(db: Db) {
         if (await repo.findCategoryByName(tx, auth.tenantId, body.name)) {
           throw new ConflictError(`A group category named '${body.name}' already exists`);
         }
-        return repo.insertCategory(tx, auth.tenantId, {
+        const category = await repo.insertCategory(tx, auth.tenantId, {
           name: body.name, description: body.description ?? null, purpose: body.purpose ?? null, level: body.level ?? null,
         });
+        await recordChanges(tx, auth, [{
+          type: 'group_category.created', entityId: category.id,
+          data: { categoryId: category.id, name: category.name, purpose: category.purpose, level: category.level },
+        }]);
+        return category;
       });
     },
   };

@@ -102,7 +102,7 @@ export const templatesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (
     config: { permission },
     schema: {
       tags,
-      description: 'Replaces the values. Its submitter within 7 days of submitting (still leading the group), or hierarchy:all. Records report.submitted with the diff and data.edited.',
+      description: 'Replaces the values. Its submitter within 7 days of submitting (still leading the group), or hierarchy:all. Records report.updated with the diff.',
       params: IdParams,
       body: UpdateSubmissionBody,
       response: { 200: SubmissionSchema, ...errors(400, 401, 403, 404) },

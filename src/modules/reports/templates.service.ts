@@ -21,6 +21,13 @@ export const EDIT_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
 const intervalOf = (t: { frequency: string }): Interval => (t.frequency === 'Monthly' ? 'month' : 'week');
 
+/** What every report_template change carries in data. */
+const templateData = (t: TemplateItem) => ({ templateId: t.id, templateName: t.name, groupCategoryId: t.groupCategoryId, frequency: t.frequency, isActive: t.isActive });
+/** The stored fields of a template, for the {from, to} diff of report_template.updated. */
+const templateFields = (t: TemplateItem) => ({ name: t.name, description: t.description, groupCategoryId: t.groupCategoryId, frequency: t.frequency, fields: t.fields, isActive: t.isActive });
+/** What every report (submission) change carries in data; the entity is the submission, as for report.submitted. */
+const submissionData = (s: SubmissionItem) => ({ groupId: s.group.id, groupName: s.group.name, templateId: s.template.id, templateName: s.template.name, period: s.period, submissionId: s.id });
+
 async function loadTemplate(tx: Db, tenantId: number, id: number): Promise<TemplateItem> {
   const template = await repo.findTemplate(tx, tenantId, id);
   if (!template) throw new NotFoundError('Report template', id);
@@ -69,7 +76,9 @@ export function createTemplatesService({ db }: { db: Db }) {
           fields,
           isActive: body.isActive ?? true,
         });
-        return loadTemplate(tx, auth.tenantId, id);
+        const template = await loadTemplate(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{ type: 'report_template.created', entityId: id, data: templateData(template) }]);
+        return template;
       });
     },
 
@@ -91,16 +100,20 @@ export function createTemplatesService({ db }: { db: Db }) {
           ...(fields !== undefined ? { fields } : {}),
           ...(body.isActive !== undefined ? { isActive: body.isActive } : {}),
         });
-        return loadTemplate(tx, auth.tenantId, id);
+        const after = await loadTemplate(tx, auth.tenantId, id);
+        const changes = fieldChanges(templateFields(before), templateFields(after));
+        if (changes) await recordChanges(tx, auth, [{ type: 'report_template.updated', entityId: id, changes, data: templateData(after) }]);
+        return after;
       });
     },
 
     remove: (auth: Principal, id: number) => {
       assertWholeTree(auth, 'Deleting a report template');
       return withTenant(db, auth, async (tx) => {
-        await loadTemplate(tx, auth.tenantId, id);
+        const template = await loadTemplate(tx, auth.tenantId, id);
         if (await repo.hasSubmissions(tx, auth.tenantId, id)) throw new ConflictError(`Report template ${id} has submissions: deactivate it instead (isActive: false)`);
         await repo.deleteTemplate(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{ type: 'report_template.deleted', entityId: id, data: templateData(template) }]);
       });
     },
 
@@ -170,23 +183,16 @@ export function createTemplatesService({ db }: { db: Db }) {
         const diff = fieldChanges({ values: found.item.values }, { values });
         if (diff) {
           await subs.updateSubmissionValues(tx, auth.tenantId, id, values);
-          // The contract's closed list has no report.updated: an edit is the report submitted again.
-          await recordChanges(tx, auth, [
-            {
-              type: 'report.submitted',
-              entityId: id,
-              changes: diff,
-              data: { groupId: found.item.group.id, groupName: found.item.group.name, templateId: template.id, templateName: template.name, period: found.item.period, submissionId: id, edited: true },
-            },
-          ]);
+          await recordChanges(tx, auth, [{ type: 'report.updated', entityId: id, changes: diff, data: submissionData(found.item) }]);
         }
         return subs.getSubmission(tx, auth.tenantId, id);
       }),
 
     removeSubmission: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
-        await changeableSubmission(tx, auth, id);
+        const found = await changeableSubmission(tx, auth, id);
         await subs.deleteSubmission(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{ type: 'report.deleted', entityId: id, data: submissionData(found.item) }]);
       }),
   };
 }

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { bindTenant, transaction, withTenant, type Db } from '../../db/client.js';
 import { eventCategories, groupCategories, roles } from '../../db/schema/index.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -138,8 +139,12 @@ export async function updateCurrentTenant(db: Db, auth: Principal, patch: repo.T
   if (patch.currency !== undefined && !isCurrency(patch.currency)) throw new BadRequestError(`body/currency ${patch.currency} is not an ISO 4217 code`);
   const values = { ...patch, ...(patch.currency ? { currency: patch.currency.toUpperCase() } : {}) };
   return withTenant(db, auth, async (tx) => {
+    const before = await loadTenantSettings(tx, auth.tenantId);
     const updated = await repo.updateTenant(tx, auth.tenantId, values);
     if (!updated) throw new NotFoundError('Tenant', auth.tenantId);
-    return toSettings(updated);
+    const after = toSettings(updated);
+    const changes = fieldChanges({ ...before }, { ...after });
+    if (changes) await recordChanges(tx, auth, [{ type: 'tenant.updated', entityId: auth.tenantId, changes, data: { tenantId: auth.tenantId, slug: after.slug, name: after.name } }]);
+    return after;
   });
 }
