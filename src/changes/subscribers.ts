@@ -55,14 +55,30 @@ const retryDelay = (attempts: number) => Math.min(3600, 2 ** Math.min(attempts, 
 const DISPATCH_LOCK = 0x70617263;
 
 /**
+ * The tenants with a due change, each found from the queue's primary key (tenant_id, change_id) by a
+ * skip scan: one index probe per tenant for the next tenant id, then one for a due row of that tenant
+ * (new changes are due at once; only retried ones wait). A tenant's backlog, however long, is never
+ * read to find the others (it used to be: the first 1,000 queued rows were all one busy tenant's).
+ */
+const dueTenants = sql`
+  with recursive queued(tenant_id) as (
+    (select tenant_id from change_queue order by tenant_id limit 1)
+    union all
+    select (select q.tenant_id from change_queue q where q.tenant_id > t.tenant_id order by q.tenant_id limit 1)
+    from queued t where t.tenant_id is not null)
+  select t.tenant_id from queued t
+  -- lateral ... limit 1, not exists: the planner may not turn it into a semi-join over the whole queue
+  cross join lateral (select 1 from change_queue q where q.tenant_id = t.tenant_id and q.available_at <= now() limit 1) d
+  where t.tenant_id is not null`;
+
+/**
  * Hands queued changes to the subscribers: up to BATCH changes of each tenant with due changes, one
  * transaction per tenant. A tenant is dispatched by one process at a time (a transaction-level
  * advisory lock; another process skips it), so several server processes share the queue and
  * changes still reach the subscribers in order. Returns how many changes were handled (or retried later).
  */
 export async function dispatchChanges(db: Db, subscribers: readonly ChangeSubscriber[], onError: (err: unknown, change: ChangeEvent) => void): Promise<number> {
-  const due = await db.execute(sql`select distinct tenant_id from (
-      select tenant_id from change_queue where available_at <= now() order by change_id limit 1000) q`);
+  const due = await db.execute(dueTenants);
   let handled = 0;
   for (const { tenant_id } of (due as unknown as { rows: { tenant_id: string | number }[] }).rows) {
     handled += await withTenant(db, Number(tenant_id), (tx) => dispatchTenant(tx, Number(tenant_id), subscribers, onError));

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ChangeSubscriber } from '../../src/changes/subscribers.js';
+import { dispatchChanges, type ChangeSubscriber } from '../../src/changes/subscribers.js';
 import { createWorker } from '../../src/jobs/worker.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant, type TestTenant } from '../helpers/factories.js';
@@ -188,5 +188,29 @@ describe('change subscribers', () => {
     // No change was even delivered twice: nothing failed, and SKIP LOCKED kept the workers apart.
     const delivered = calls.slice(before);
     expect(new Set(delivered).size).toBe(delivered.length);
+  });
+
+  it("one tenant's backlog of 1,500 queued changes does not delay another tenant's single change", async () => {
+    const busy = await newTenant(ctx);
+    const quiet = await newTenant(ctx);
+    await contactsIn(busy, 1000, 'busy');
+    await contactsIn(busy, 500, 'busier');
+    expect(await queued(busy.id)).toHaveLength(1500);
+    // The quiet tenant's change comes after the whole backlog.
+    const created = await api(ctx.app, quiet.admin.token).post('/api/crm/contacts', { category: 'Person', person: { firstName: 'Quiet', lastName: 'One' } });
+    expect(created.statusCode).toBe(201);
+    const [quietChange] = await changeIds(quiet.id);
+    expect(quietChange).toBeGreaterThan(Math.max(...(await changeIds(busy.id))));
+    // One pass of the dispatcher (one worker tick): the quiet tenant is served in it, the busy one a batch.
+    const errors: unknown[] = [];
+    const handled = await dispatchChanges(ctx.db, [consumer('fair')], (err) => errors.push(err));
+    expect(errors).toEqual([]);
+    expect((await seen(quiet.id, 'fair')).map((r) => Number(r.change_id))).toEqual([quietChange]);
+    expect(await queued(quiet.id)).toEqual([]);
+    expect(await seen(busy.id, 'fair')).toHaveLength(100);
+    expect(handled).toBe(101);
+    expect(await queued(busy.id)).toHaveLength(1400);
+    await ctx.app.worker.drain();
+    expect(await queued(busy.id)).toEqual([]);
   });
 });
