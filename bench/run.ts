@@ -41,6 +41,8 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     label: { type: 'string' },
     'without-change-recording': { type: 'boolean', default: false },
+    'without-worker': { type: 'boolean', default: false },
+    latency: { type: 'string', default: '5' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -73,7 +75,7 @@ async function main() {
   }
   const size = args.size!;
   if (!isSizeName(size)) throw new Error(`--size must be toy, small, large or huge (got ${size})`);
-  const settings: RunSettings = { duration: Number(args.duration), warmup: Number(args.warmup), reps: Number(args.reps), connections: Number(args.connections) };
+  const settings: RunSettings = { duration: Number(args.duration), warmup: Number(args.warmup), reps: Number(args.reps), connections: Number(args.connections), latency: Number(args.latency) };
   const url = databaseUrl();
   const dataDir = path.join(os.tmpdir(), 'parish-bench-pglite');
   const otherTenants = Number(args['other-tenants']);
@@ -88,15 +90,29 @@ async function main() {
   const chosen = selectedScenarios();
   const cpuProfDir = args['cpu-prof'] ? fileURLToPath(new URL('./.build/profiles', import.meta.url)) : undefined;
   const withoutChangeRecording = args['without-change-recording']!;
-  const server = await startServer({ databaseUrl: url, dataDir, tsx: args.tsx, cpuProfDir, withoutChangeRecording });
+  const worker = !args['without-worker'];
+  const server = await startServer({ databaseUrl: url, dataDir, tsx: args.tsx, cpuProfDir, withoutChangeRecording, worker });
   const report: Report = {
     date: new Date().toISOString().slice(0, 10), dataset, database, loadSeconds, otherTenants, settings,
     runtime:
       (args.tsx ? 'node --import tsx (--tsx)' : 'node on an esbuild bundle of the server (scripts/build.mjs, as `npm start` runs it)') +
-      (withoutChangeRecording ? '; **change recording OFF** (--without-change-recording: recordChanges returns at once, issue 11\'s A/B)' : ''),
+      (withoutChangeRecording ? '; **change recording OFF** (--without-change-recording: recordChanges returns at once, issue 11\'s A/B)' : '') +
+      (worker ? '; background worker on (as src/server.ts runs it; paused while a scenario\'s SQL is captured)' : '; **background worker OFF** (--without-worker: queued changes are not dispatched)'),
     rss: { idle: 0, idleAfter: 0, maxUnderLoad: 0 }, scenarios: [], plans: {},
     loadAverage: { start: os.loadavg(), end: [] },
   };
+  // One failing step (a scenario, a plan, the login or import measure) is noted in the report; the
+  // others' figures are still written.
+  const step = async (what: string, work: () => Promise<void>) => {
+    try {
+      await work();
+    } catch (err) {
+      const message = `${what}: ${(err as Error).message}`;
+      log(`  failed: ${message}`);
+      report.errors!.push(message);
+    }
+  };
+  report.errors = [];
   try {
     const tokens = await login(server, dataset);
     report.rss.idle = await server.call<number>('gc');
@@ -111,20 +127,33 @@ async function main() {
     }
     if (server.kind === 'postgres') {
       for (const s of report.scenarios.filter((s) => s.scenario.kind === 'read' && s.sql?.length)) {
-        report.plans[s.scenario.id] = await server.call<ExplainedStatement[]>('explain', { name: s.scenario.id, tenantId: dataset.tenantId });
+        await step(`EXPLAIN of scenario ${s.scenario.id}`, async () => {
+          report.plans[s.scenario.id] = await server.call<ExplainedStatement[]>('explain', { name: s.scenario.id, tenantId: dataset.tenantId });
+        });
       }
     }
     if (chosen.has('11')) {
       log('scenario 11: login');
-      report.login = await measureLogin(server, dataset, await login(server, dataset), settings);
-      report.rss.maxUnderLoad = Math.max(report.rss.maxUnderLoad, report.login.maxRss);
+      await step('scenario 11 (login)', async () => {
+        report.login = await measureLogin(server, dataset, await login(server, dataset), settings);
+        report.rss.maxUnderLoad = Math.max(report.rss.maxUnderLoad, report.login.maxRss);
+      });
     }
     if (chosen.has('12')) {
       log('scenario 12: import');
-      report.imports = await measureImport(server, await login(server, dataset), Number(args.imports));
+      await step('scenario 12 (import)', async () => {
+        report.imports = await measureImport(server, await login(server, dataset), Number(args.imports));
+      });
     }
+    await step('queue after the run', async () => {
+      report.queueAfter = await server.call<{ changes: number; jobs: number }>('queue');
+    });
     report.rss.idleAfter = await server.call<number>('gc');
     report.loadAverage!.end = os.loadavg();
+  } catch (err) {
+    // Whatever was measured before the failure is still written below.
+    report.errors.push(`run stopped: ${(err as Error).message}`);
+    log(`run stopped: ${(err as Error).message}`);
   } finally {
     // Let requests still in flight from the last autocannon run finish before the pool closes.
     await new Promise((resolve) => setTimeout(resolve, 2_000));

@@ -41,13 +41,16 @@ function withoutRecording(file: string): string {
   return out;
 }
 
-/** Starts bench/server.ts in a child process (the load generator stays in this one) and waits until it listens. */
-export async function startServer(env: { databaseUrl?: string; dataDir: string; tsx?: boolean; cpuProfDir?: string; withoutChangeRecording?: boolean }): Promise<ServerProcess> {
+/**
+ * Starts bench/server.ts in a child process (the load generator stays in this one) and waits until it
+ * listens. The server runs the background worker as src/server.ts does, unless `worker` is false.
+ */
+export async function startServer(env: { databaseUrl?: string; dataDir: string; tsx?: boolean; cpuProfDir?: string; withoutChangeRecording?: boolean; worker?: boolean }): Promise<ServerProcess> {
   const entry = await entryPoint(env.tsx ?? false, env.withoutChangeRecording ?? false);
   const profiling = env.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${env.cpuProfDir}`] : [];
   const child: ChildProcess = fork(entry.file, [], {
     execArgv: [...entry.execArgv, ...profiling],
-    env: { ...process.env, BENCH_DATABASE_URL: env.databaseUrl ?? '', BENCH_DATA_DIR: env.dataDir },
+    env: { ...process.env, BENCH_DATABASE_URL: env.databaseUrl ?? '', BENCH_DATA_DIR: env.dataDir, BENCH_WORKER: env.worker === false ? '0' : '1' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let next = 0;

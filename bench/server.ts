@@ -2,7 +2,10 @@
  * The benchmark's server process: the real application (buildApp on the bench database) and, on a
  * second port, the "raw ceiling" — a bare node:http handler that replays the SQL the service ran
  * for a scenario through the same pg pool, with no framework, auth, validation or RLS.
- * Driven by the parent (bench/run.ts) over IPC.
+ * Driven by the parent (bench/run.ts) over IPC. The background worker runs as `src/server.ts` runs
+ * it (app.worker.start() after listen: write scenarios dispatch their changes, the queue does not
+ * back up), unless BENCH_WORKER=0 (run.ts --without-worker); it is paused while a scenario's SQL
+ * is captured, so that its polling is not taken for the scenario's statements.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -25,6 +28,16 @@ const appDb = await openDb({ ...config, poolSize: 10 });
 const pool = (appDb.db as unknown as { $client: pg.Pool }).$client;
 const app = await buildApp({ config, db: appDb.db, logger: { level: 'warn' } });
 await app.listen({ host: '127.0.0.1', port: 0 });
+const withWorker = process.env.BENCH_WORKER !== '0';
+if (withWorker) app.worker.start();
+
+/** Stops the worker for a capture (waits for its current tick) and starts it again afterwards. */
+async function pauseWorker() {
+  if (withWorker) await app.worker.stop();
+}
+function resumeWorker() {
+  if (withWorker) app.worker.start();
+}
 
 const raw = new Map<string, CapturedQuery[]>();
 let authTexts = new Set<string>();
@@ -58,18 +71,43 @@ const rawServer = http.createServer((req, res) => {
  */
 const boundTenant = new WeakMap<pg.PoolClient, number>();
 
-/** The captured statements in order on one pooled connection, as the service's transaction ran them. */
+/**
+ * Statements EXPLAIN takes. Others the service sends inside its transaction (the dashboard's
+ * `set local jit = off`) are run as they are, before the statements they affect.
+ */
+const explainable = (text: string) => /^\s*(\(|select|with|insert|update|delete|values|table|merge)\b/i.test(text);
+/** A SET LOCAL only takes effect inside a transaction (outside one PostgreSQL only warns). */
+const setsLocal = (statements: CapturedQuery[]) => statements.some((q) => /^\s*set\s+local\b/i.test(q.text));
+
+/** The captured query as pg takes it: without a parameter list when it had no parameters. */
+function queryConfig(q: CapturedQuery): pg.QueryConfig {
+  if (q.values.length) return q.config as pg.QueryConfig;
+  const { values: _values, ...config } = q.config;
+  return config as pg.QueryConfig;
+}
+
+/**
+ * The captured statements in order on one pooled connection, as the service's transaction ran them.
+ * No transaction, unless the statements hold a SET LOCAL (then begin … commit around them, so the
+ * setting holds for the statements after it, as in the service).
+ */
 async function replay(statements: CapturedQuery[]) {
   const client = await pool.connect();
+  const inTransaction = setsLocal(statements);
   try {
     if (boundTenant.get(client) !== tenantId) {
       // The service plans without parallel workers (src/db/client.ts): the same plans here.
       await client.query(`select set_config('app.tenant_id', $1, false), set_config('max_parallel_workers_per_gather', '0', false)`, [String(tenantId)]);
       boundTenant.set(client, tenantId);
     }
+    if (inTransaction) await client.query('begin');
     const results = [];
-    for (const q of statements) results.push((await client.query(q.config as pg.QueryConfig)).rows);
+    for (const q of statements) results.push((await client.query(queryConfig(q))).rows ?? []);
+    if (inTransaction) await client.query('commit');
     return results;
+  } catch (err) {
+    if (inTransaction) await client.query('rollback').catch(() => {});
+    throw err;
   } finally {
     client.release();
   }
@@ -87,22 +125,43 @@ const executionMs = (plan: string) => Number(/Execution Time: ([\d.]+) ms/.exec(
  */
 async function explain(name: string, tenantId: number) {
   const client = await pool.connect();
-  try {
-    const out = [];
-    for (const q of raw.get(name) ?? []) {
-      const text = `explain (analyze, buffers) ${q.text}`;
-      let rls = '', bare = '';
-      // Twice, keeping the second: the first pass warms the cache for both.
-      for (let pass = 0; pass < 2; pass++) {
-        await client.query('begin');
-        await client.query(`select set_config('app.tenant_id', $1, true), set_config('max_parallel_workers_per_gather', '0', true), set_config('role', 'app_user', true)`, [String(tenantId)]);
-        rls = (await client.query({ text, values: q.values })).rows.map((r) => r['QUERY PLAN']).join('\n');
-        await client.query('rollback');
-        bare = (await client.query({ text, values: q.values })).rows.map((r) => r['QUERY PLAN']).join('\n');
+  const statements = raw.get(name) ?? [];
+  /** One pass over the statements in one transaction (rolled back): EXPLAIN of each explainable one, the others run as they are. */
+  async function pass(rls: boolean): Promise<(string | undefined)[]> {
+    await client.query('begin');
+    try {
+      await client.query(
+        rls
+          ? `select set_config('app.tenant_id', $1, true), set_config('max_parallel_workers_per_gather', '0', true), set_config('role', 'app_user', true)`
+          : `select set_config('app.tenant_id', $1, true), set_config('max_parallel_workers_per_gather', '0', true)`,
+        [String(tenantId)],
+      );
+      const plans: (string | undefined)[] = [];
+      for (const q of statements) {
+        if (!explainable(q.text)) {
+          await client.query(queryConfig(q));
+          plans.push(undefined);
+          continue;
+        }
+        const text = `explain (analyze, buffers) ${q.text}`;
+        const result = await client.query(q.values.length ? { text, values: q.values } : { text });
+        plans.push(result.rows.map((r) => r['QUERY PLAN']).join('\n'));
       }
-      out.push({ sql: q.text, params: JSON.stringify(q.values), plan: rls, rlsMs: executionMs(rls), rawMs: executionMs(bare) });
+      return plans;
+    } finally {
+      await client.query('rollback');
     }
-    return out;
+  }
+  try {
+    let rls: (string | undefined)[] = [], bare: (string | undefined)[] = [];
+    // Twice, keeping the second: the first pass warms the cache for both.
+    for (let i = 0; i < 2; i++) {
+      rls = await pass(true);
+      bare = await pass(false);
+    }
+    return statements.flatMap((q, i) =>
+      rls[i] === undefined ? [] : [{ sql: q.text, params: JSON.stringify(q.values), plan: rls[i]!, rlsMs: executionMs(rls[i]!), rawMs: executionMs(bare[i]!) }],
+    );
   } finally {
     client.release();
   }
@@ -111,13 +170,16 @@ async function explain(name: string, tenantId: number) {
 async function handle(msg: Message): Promise<unknown> {
   switch (msg.cmd) {
     case 'capture-start':
+      await pauseWorker();
       startCapture();
       return null;
     case 'capture-auth':
       authTexts = new Set(stopCapture().map((q) => q.text));
+      resumeWorker();
       return [...authTexts];
     case 'capture-stop': {
       const statements = serviceStatements(stopCapture(), authTexts);
+      resumeWorker();
       raw.set(msg.name!, statements);
       tenantId = msg.tenantId!;
       // The replay must return what the service got, or the ceiling measures something else.
@@ -129,6 +191,12 @@ async function handle(msg: Message): Promise<unknown> {
     }
     case 'explain':
       return explain(msg.name!, msg.tenantId!);
+    case 'queue': {
+      // What the worker has still to do: queued changes and due jobs (write scenarios leave them).
+      const r = await pool.query(`select (select count(*) from change_queue)::int as changes,
+        (select count(*) from jobs where status in ('Pending', 'Running') and run_at <= now())::int as jobs`);
+      return { ...r.rows[0], worker: withWorker };
+    }
     case 'rss':
       return process.memoryUsage().rss;
     case 'gc':
