@@ -119,6 +119,46 @@ describe('dashboard', () => {
     expect(d.previousPeriod).toEqual({ from: addDays(today(), -13), to: addDays(today(), -7) });
     expect(d.giving).toMatchObject({ total: 5000, changePct: null });
   });
+
+  it('unassigned: the count kept at commit follows inserts, assignment, completion, confidentiality, group moves and deletes', async () => {
+    const unassigned = async (token: string) => (await api(ctx.app, token).get('/api/dashboard')).json().tasks.unassigned as number;
+    const all = async () => {
+      const [{ n }] = (await tenantSql(ctx, t, sql`select count(*) as n from tasks where tenant_id = ${t.id} and assignee_user_id is null and status in ('Open', 'InProgress')`) as unknown as { rows: { n: unknown }[] }).rows;
+      return Number(n);
+    };
+    const task = async (title: string, values: { groupId?: number | null; confidential?: boolean; createdBy?: number | null; status?: string }) =>
+      idOf(await tenantSql(ctx, t, sql`insert into tasks (tenant_id, title, group_id, confidential, created_by_user_id, status)
+        values (${t.id}, ${title}, ${values.groupId ?? null}, ${values.confidential ?? false}, ${values.createdBy ?? null}, ${values.status ?? 'Open'}) returning id`));
+    const admin = t.admin.token, leader = actors.zoneLeader.token;
+    expect([await unassigned(admin), await unassigned(leader)]).toEqual([1, 1]);
+    // B1 is outside the zone leader's part of the tree; a confidential task needs care:read or to be one's own.
+    const b1 = await task('B1 follow-up', { groupId: tree.fellowshipB1.id });
+    const secret = await task('A1 confidential', { groupId: tree.fellowshipA1.id, confidential: true, createdBy: t.admin.id });
+    const mineSecret = await task('Own confidential, no group', { confidential: true, createdBy: actors.zoneLeader.id });
+    const a2 = await task('A2 in progress', { groupId: tree.fellowshipA2.id, status: 'InProgress' });
+    await task('Done already', { groupId: tree.fellowshipA1.id, status: 'Done' });
+    expect(await all()).toBe(5);
+    expect([await unassigned(admin), await unassigned(leader)]).toEqual([5, 3]); // leader: Anyone, own confidential, A2
+    // Several rows in one statement: assigned, then completed, then back to open and unassigned.
+    await tenantSql(ctx, t, sql`update tasks set assignee_user_id = ${t.admin.id} where tenant_id = ${t.id} and id in (${a2}, ${b1})`);
+    expect([await unassigned(admin), await unassigned(leader)]).toEqual([3, 2]);
+    await tenantSql(ctx, t, sql`update tasks set status = 'Done', assignee_user_id = null where tenant_id = ${t.id} and id in (${a2}, ${b1})`);
+    expect([await unassigned(admin), await unassigned(leader)]).toEqual([3, 2]);
+    await tenantSql(ctx, t, sql`update tasks set status = 'Open' where tenant_id = ${t.id} and id = ${a2}`);
+    expect([await unassigned(admin), await unassigned(leader)]).toEqual([4, 3]);
+    // Moved out of the leader's tree, made public, deleted.
+    await tenantSql(ctx, t, sql`update tasks set group_id = ${tree.fellowshipB1.id} where tenant_id = ${t.id} and id = ${a2}`);
+    await tenantSql(ctx, t, sql`update tasks set confidential = false where tenant_id = ${t.id} and id = ${secret}`);
+    expect([await unassigned(admin), await unassigned(leader)]).toEqual([4, 3]); // leader: Anyone, A1 (no longer confidential), own
+    await tenantSql(ctx, t, sql`delete from tasks where tenant_id = ${t.id} and id in (${mineSecret}, ${secret})`);
+    expect([await unassigned(admin), await unassigned(leader)]).toEqual([2, 1]);
+    // A rolled-back write leaves the count as it was.
+    await expect(
+      tenantSql(ctx, t, sql`with x as (insert into tasks (tenant_id, title) values (${t.id}, 'Rolled back') returning id) select 1 / 0 from x`),
+    ).rejects.toThrow();
+    expect(await all()).toBe(2);
+    expect(await unassigned(admin)).toBe(2);
+  });
 });
 
 describe('dashboard: bad input and security', () => {

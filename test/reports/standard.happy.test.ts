@@ -102,6 +102,38 @@ describe('occasions', () => {
     // Default window: the next 30 days.
     expect((await api(ctx.app, t.admin.token).get('/api/reports/occasions')).json().parameters).toMatchObject({ from: today(), to: addDays(today(), 30) });
   });
+
+  it('windows over New Year, over 28 February and longer than a year (month-day ranges of the dates, then the exact days)', async () => {
+    const t = await newTenant(ctx);
+    const dec = await newPerson(ctx, t, 'Dec', 'Late', { person: { firstName: 'Dec', lastName: 'Late', dateOfBirth: '1990-12-30' } });
+    const jan = await newPerson(ctx, t, 'Jan', 'Early', { person: { firstName: 'Jan', lastName: 'Early', dateOfBirth: '1991-01-02' }, occasions: [{ type: 'Anniversary', date: '2015-12-31' }] });
+    const leap = await newPerson(ctx, t, 'Lea', 'Leap', { person: { firstName: 'Lea', lastName: 'Leap', dateOfBirth: '2000-02-29' } });
+    await newPerson(ctx, t, 'Mid', 'Year', { person: { firstName: 'Mid', lastName: 'Year', dateOfBirth: '1980-06-15' }, occasions: [{ type: 'Anniversary', date: '2005-01-10' }] });
+    const rows = async (from: string, to: string) =>
+      ((await api(ctx.app, t.admin.token).get(`/api/reports/occasions?from=${from}&to=${to}`)).json().rows as { contact: { id: number }; type: string; nextOn: string; years: number }[])
+        .map((r) => [r.contact.id, r.type, r.nextOn, r.years]);
+    expect(await rows('2025-12-28', '2026-01-05')).toEqual([
+      [dec.id, 'Birthday', '2025-12-30', 35],
+      [jan.id, 'Anniversary', '2025-12-31', 10],
+      [jan.id, 'Birthday', '2026-01-02', 35],
+    ]);
+    expect(await rows('2025-12-31', '2026-01-01')).toEqual([[jan.id, 'Anniversary', '2025-12-31', 10]]);
+    // 29 February: on the 28th in other years, on the 29th in a leap year, and a window ending on the 28th takes it.
+    expect(await rows('2025-02-01', '2025-02-28')).toEqual([[leap.id, 'Birthday', '2025-02-28', 25]]);
+    expect(await rows('2024-02-28', '2024-02-28')).toEqual([]);
+    expect(await rows('2024-02-29', '2024-03-01')).toEqual([[leap.id, 'Birthday', '2024-02-29', 24]]);
+    expect(await rows('2025-12-01', '2026-02-28')).toEqual([
+      [dec.id, 'Birthday', '2025-12-30', 35],
+      [jan.id, 'Anniversary', '2025-12-31', 10],
+      [jan.id, 'Birthday', '2026-01-02', 35],
+      [expect.any(Number), 'Anniversary', '2026-01-10', 21],
+      [leap.id, 'Birthday', '2026-02-28', 26],
+    ]);
+    // Longer than a year: every date, once per year it falls in.
+    const long = await rows('2025-06-15', '2026-06-15');
+    expect(long.length).toBe(7); // Dec, Jan (2), Lea, Mid twice and its anniversary
+    expect(long.filter((r) => r[2] === '2025-06-15' || r[2] === '2026-06-15').map((r) => r[3])).toEqual([45, 46]);
+  });
 });
 
 describe('group health and event activities', () => {

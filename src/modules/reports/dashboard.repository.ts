@@ -138,11 +138,19 @@ export async function eventsSection(q: Query, tenantId: number, h: HierarchyScop
   return { upcoming: rows.map((r) => ({ id: num(r.id), name: r.name, startDate: r.start_date, registrations: num(r.registrations) })) };
 }
 
-/** The caller's own open and overdue tasks (tasks_open_due_idx), and the open unassigned tasks they may see. */
+/**
+ * The caller's own open and overdue tasks (tasks_open_due_idx), and the open unassigned tasks they may
+ * see: summed from task_unassigned_counts (migration 0021 keeps it at commit, per group, confidential
+ * flag and creator), through the same visibility rule as the tasks themselves (taskVisibleSql: an
+ * unassigned task is "own" to its creator), so a few thousand counter rows are read, not every open task.
+ */
 export async function tasksSection(q: Query, auth: Principal, h: HierarchyScope, today: string) {
   const t = auth.tenantId;
   const unassigned = auth.permissions.has('tasks:read')
-    ? sql`(select count(*) from tasks t where t.tenant_id = ${t} and t.assignee_user_id is null and t.status in ('Open', 'InProgress') and ${taskVisibleSql(t, auth, h)})`
+    ? sql`(select coalesce(sum(t.n), 0) from (
+        select nullif(c.group_id, 0) as group_id, c.confidential, nullif(c.created_by_user_id, 0) as created_by_user_id, null::bigint as assignee_user_id, c.n
+        from task_unassigned_counts c where c.tenant_id = ${t} and c.n <> 0) t
+      where ${taskVisibleSql(t, auth, h)})`
     : sql`0`;
   const [r] = await q<{ my_open: unknown; my_overdue: unknown; unassigned: unknown }>(sql`
       select count(*) as my_open, count(*) filter (where t.due_date < ${today}::date) as my_overdue, ${unassigned} as unassigned
