@@ -122,4 +122,63 @@ describe('attendance reports', () => {
     const zone = (await api(ctx.app, actors.zoneLeader.token).get(`/api/reports/retention-funnel?from=${from()}`)).json();
     expect(zone.totals).toEqual({ firstVisit: 3, secondVisit: 1, threePlusVisits: 1, joinedGroup: 2, serving: 1, baptised: 1 });
   });
+
+  it('retention-funnel: the per-visitor facts kept by triggers (migration 0021) follow every write, as counted from the tables', async () => {
+    const window = { from: addDays(today(), -400), to: today() };
+    const report = async () => (await api(ctx.app, t.admin.token).get(`/api/reports/retention-funnel?from=${window.from}&to=${window.to}`)).json().totals;
+    // The funnel's rules counted from the source tables (the report's SQL before the facts were kept).
+    const counted = async () => {
+      const res = await tenantSql(ctx, t, sql`
+        with fv as (select f.contact_id, f.date, f.visits, f.returned_on from contact_first_visits f
+          where f.tenant_id = ${t.id} and f.first_kept and f.date between ${window.from}::date and ${window.to}::date)
+        select count(*)::int as "firstVisit", (count(*) filter (where fv.returned_on <= fv.date + 30))::int as "secondVisit",
+          (count(*) filter (where fv.visits >= 3))::int as "threePlusVisits",
+          (count(*) filter (where exists (select 1 from group_memberships m where m.tenant_id = ${t.id} and m.contact_id = fv.contact_id and m.is_active)))::int as "joinedGroup",
+          (count(*) filter (where exists (select 1 from group_memberships m join groups g on g.tenant_id = m.tenant_id and g.id = m.group_id
+            join group_categories gc on gc.tenant_id = g.tenant_id and gc.id = g.category_id
+            where m.tenant_id = ${t.id} and m.contact_id = fv.contact_id and m.is_active and gc.purpose = 'Serving')))::int as serving,
+          (count(*) filter (where exists (select 1 from contact_occasions o where o.tenant_id = ${t.id} and o.contact_id = fv.contact_id and o.type = 'Baptism')
+            or exists (select 1 from event_activity_contacts ac join event_activities a on a.tenant_id = ac.tenant_id and a.id = ac.activity_id
+              where ac.tenant_id = ${t.id} and ac.contact_id = fv.contact_id and a.activity_type = 'Baptism')))::int as baptised
+        from fv`);
+      return (res as unknown as { rows: Record<string, number>[] }).rows[0];
+    };
+    const check = async (expected: Record<string, number>) => {
+      expect(await counted()).toEqual(expected);
+      expect(await report()).toEqual(expected);
+    };
+    const exec = (q: ReturnType<typeof sql>) => tenantSql(ctx, t, q);
+    await check({ firstVisit: 5, secondVisit: 1, threePlusVisits: 1, joinedGroup: 3, serving: 1, baptised: 2 });
+    // Memberships: a guest joins the serving team (joined, serving); m2 leaves it (still joined through A1).
+    const ushers = Number(((await exec(sql`select id from groups where tenant_id = ${t.id} and name = 'Ushers'`)) as unknown as { rows: { id: unknown }[] }).rows[0].id);
+    await exec(sql`insert into group_memberships (tenant_id, group_id, contact_id) values (${t.id}, ${ushers}, ${c.g2})`);
+    await exec(sql`update group_memberships set is_active = false where tenant_id = ${t.id} and group_id = ${ushers} and contact_id = ${c.m2}`);
+    await check({ firstVisit: 5, secondVisit: 1, threePlusVisits: 1, joinedGroup: 4, serving: 1, baptised: 2 });
+    // A group moved to the serving category, then the category's purpose cleared.
+    await exec(sql`update groups set category_id = (select id from group_categories where tenant_id = ${t.id} and name = 'Serving teams') where tenant_id = ${t.id} and id = ${tree.fellowshipA1.id}`);
+    await check({ firstVisit: 5, secondVisit: 1, threePlusVisits: 1, joinedGroup: 4, serving: 4, baptised: 2 });
+    await exec(sql`update group_categories set purpose = null where tenant_id = ${t.id} and name = 'Serving teams'`);
+    await check({ firstVisit: 5, secondVisit: 1, threePlusVisits: 1, joinedGroup: 4, serving: 0, baptised: 2 });
+    await exec(sql`update group_categories set purpose = 'Serving' where tenant_id = ${t.id} and name = 'Serving teams'`);
+    // Baptisms: an occasion added then retyped; an activity retyped; the guest's membership deleted.
+    await exec(sql`insert into contact_occasions (tenant_id, contact_id, type, date) values (${t.id}, ${c.m1}, 'Baptism', '2021-05-01')`);
+    await check({ firstVisit: 5, secondVisit: 1, threePlusVisits: 1, joinedGroup: 4, serving: 4, baptised: 3 });
+    await exec(sql`update contact_occasions set type = 'Anniversary' where tenant_id = ${t.id} and contact_id = ${c.m1} and type = 'Baptism'`);
+    await exec(sql`update event_activities set activity_type = 'Dedication' where tenant_id = ${t.id} and activity_type = 'Baptism'`);
+    await exec(sql`delete from group_memberships where tenant_id = ${t.id} and group_id = ${ushers} and contact_id = ${c.g2}`);
+    await check({ firstVisit: 5, secondVisit: 1, threePlusVisits: 1, joinedGroup: 3, serving: 3, baptised: 1 });
+    // Attendance: the guest g1 comes back twice (three visits, back within 30 days); g2's first record goes.
+    await session(t, tree.fellowshipB1.id, addDays(d.s2, 3), [[c.g1, 'Guest']]);
+    await session(t, tree.fellowshipB1.id, addDays(d.s2, 4), [[c.g1, 'Guest']]);
+    await exec(sql`delete from attendance_records where tenant_id = ${t.id} and session_id = ${s.sb} and contact_id = ${c.g2}`);
+    await check({ firstVisit: 4, secondVisit: 2, threePlusVisits: 2, joinedGroup: 3, serving: 3, baptised: 1 });
+    // A new visitor, a deleted contact, a deleted session.
+    const newcomer = await newContact(ctx, t, 'New', 'Visitor');
+    await session(t, tree.fellowshipA2.id, today(), [[newcomer, 'Guest']]);
+    await check({ firstVisit: 5, secondVisit: 2, threePlusVisits: 2, joinedGroup: 3, serving: 3, baptised: 1 });
+    expect((await api(ctx.app, t.admin.token).delete(`/api/crm/contacts/${c.m3}`)).statusCode).toBe(204);
+    await exec(sql`delete from attendance_sessions where tenant_id = ${t.id} and id = ${s.s3}`);
+    await check(await counted());
+    expect((await report()).firstVisit).toBe(4);
+  });
 });
