@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changes, contributions } from '../../src/db/schema/index.js';
 import { api, setupTestApp } from '../helpers/app.js';
-import { newPerson } from '../helpers/contacts.factories.js';
+import { newCompany, newPerson } from '../helpers/contacts.factories.js';
 import { newTenant, type TestTenant, type TestUser } from '../helpers/factories.js';
 import { newBatch, newFund, newGift, newTreasurer } from '../helpers/finance.factories.js';
 
@@ -88,6 +88,38 @@ describe('import', () => {
     expect(real.json()).toMatchObject({ created: 2 });
     const emma = (await api(ctx.app, tr.token).get(`/api/finance/contributions?contactId=${who.byEmail}&from=2026-04-01`)).json();
     expect(emma.data[0]).toMatchObject({ amount: 1500, reference: 'R,1' });
+  });
+
+  it('matches full names wherever the first and last names split, companies by name, and only in the own tenant', async () => {
+    const t2 = await newTenant(ctx);
+    const u = await newTreasurer(ctx, t2);
+    await newFund(ctx, u.token, { name: 'General' });
+    const maryAnn = (await newPerson(ctx, t2, 'Mary Ann', 'Okello')).id;
+    const vanDer = (await newPerson(ctx, t2, 'Jan', 'van der Berg', { emails: [{ value: 'Jan.VDB@Example.org' }] })).id;
+    const acme = (await newCompany(ctx, t2, 'Acme  Hardware Ltd')).id; // two spaces: never equal to a collapsed name
+    const grace = (await newCompany(ctx, t2, 'Grace Fellowship')).id;
+    await newPerson(ctx, t2, 'Same', 'Name Co');
+    await newCompany(ctx, t2, 'Same Name Co');
+    // Another tenant's contacts share a name, an email and a phone: never matched here.
+    await newPerson(ctx, t, 'Other', 'Tenant', { emails: [{ value: 'other@example.org' }], phones: [{ value: '+256 700 999 888' }] });
+    const rows = [
+      { date: '2026-06-07', amount: 1, fund: 'General', name: 'mary ann OKELLO' },
+      { date: '2026-06-07', amount: 2, fund: 'General', name: 'Jan Van Der Berg' },
+      { date: '2026-06-07', amount: 3, fund: 'General', email: 'jan.vdb@EXAMPLE.org' },
+      { date: '2026-06-07', amount: 4, fund: 'General', name: 'grace  fellowship' },
+      { date: '2026-06-07', amount: 5, fund: 'General', name: 'Acme Hardware Ltd' },
+      { date: '2026-06-07', amount: 6, fund: 'General', name: 'Same Name Co' },
+      { date: '2026-06-07', amount: 7, fund: 'General', name: 'Other Tenant', email: 'other@example.org', phone: '256700999888' },
+      { date: '2026-06-07', amount: 8, fund: 'General', name: 'Mary' },
+      { date: '2026-06-07', amount: 9, fund: 'General', name: 'Ann Okello' },
+      { date: '2026-06-07', amount: 10, fund: 'General', contactId: acme, name: 'Mary Ann Okello' },
+    ];
+    const res = await api(ctx.app, u.token).post('/api/finance/contributions/import', { rows, dryRun: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().rows.map((r: { status: string; contactId: number | null }) => [r.status, r.contactId])).toEqual([
+      ['created', maryAnn], ['created', vanDer], ['created', vanDer], ['created', grace], ['unmatched', null],
+      ['unmatched', null], ['unmatched', null], ['unmatched', null], ['unmatched', null], ['created', acme],
+    ]);
   });
 
   // 10,000 rows on PostgreSQL; PGlite (one single-threaded WASM backend) takes 2,000 to keep the suite short.

@@ -34,7 +34,22 @@ async function rollupsAndRaw(tenantId: number) {
       ('week', extract(year from c.date - extract(dow from c.date)::int)::int, (extract(doy from c.date - extract(dow from c.date)::int)::int - 1) / 7 + 1)) k(kind, year, idx)
     where c.contact_id is not null and c.status <> 'Refunded'
     group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`);
-  return { days, rawDays, donors, rawDonors };
+  // 0023: donors per set of periods given in (mask bit i-1 for period i), from the raw per-donor periods.
+  const masks = await q(sql`select kind, year, fund_id::int, mask::text, donors from giving_donor_masks
+    where tenant_id = ${tenantId} and donors <> 0 order by 1, 2, 3, 4`);
+  const rawMasks = await q(sql`
+    select kind, year, fund_id::int, mask::text, count(*)::int as donors from (
+      select k.kind, k.year, coalesce(f.fund_id, 0) as fund_id, c.contact_id,
+        bit_or(1::bigint << (k.idx - 1)) as mask
+      from (select distinct contribution_id, fund_id from contribution_lines where tenant_id = ${tenantId}
+            union all select distinct contribution_id, null::bigint from contribution_lines where tenant_id = ${tenantId}) f
+      join contributions c on c.tenant_id = ${tenantId} and c.id = f.contribution_id
+      cross join lateral (values ('month', extract(year from c.date)::int, extract(month from c.date)::int),
+        ('week', extract(year from c.date - extract(dow from c.date)::int)::int, (extract(doy from c.date - extract(dow from c.date)::int)::int - 1) / 7 + 1)) k(kind, year, idx)
+      where c.contact_id is not null and c.status <> 'Refunded'
+      group by 1, 2, 3, 4) x
+    group by 1, 2, 3, 4 order by 1, 2, 3, 4`);
+  return { days, rawDays, donors, rawDonors, masks, rawMasks };
 }
 
 /** The summary as the raw aggregate computes it (the statements the service ran before the rollups). */
@@ -94,6 +109,8 @@ describe('giving rollups', () => {
     expect(r.days.length).toBeGreaterThan(10);
     expect(r.days).toEqual(r.rawDays);
     expect(r.donors).toEqual(r.rawDonors);
+    expect(r.masks.length).toBeGreaterThan(5);
+    expect(r.masks).toEqual(r.rawMasks);
 
     // Whole months, a week window not aligned on either side, one partial month, and one fund.
     for (const [from, to, interval, fundId] of [
@@ -103,6 +120,14 @@ describe('giving rollups', () => {
       ['2026-02-21', '2026-02-21', 'month', undefined],
       ['2025-12-01', '2026-03-31', 'month', b.id],
       ['2025-12-29', '2026-03-10', 'week', a.id],
+      // Inside one year (read from the donor masks of 0023): whole periods, cut periods, one fund, one day.
+      ['2026-01-01', '2026-03-31', 'month', undefined],
+      ['2026-01-16', '2026-02-20', 'month', undefined],
+      ['2026-01-04', '2026-03-07', 'week', undefined],
+      ['2026-01-06', '2026-02-20', 'week', undefined],
+      ['2026-01-16', '2026-03-05', 'month', a.id],
+      ['2026-02-02', '2026-02-02', 'week', b.id],
+      ['2026-02-21', '2026-03-31', 'month', undefined],
     ] as const) {
       const query = new URLSearchParams({ from, to, interval, ...(fundId ? { fundId: String(fundId) } : {}) });
       const res = await api(ctx.app, token).get(`/api/finance/summary?${query}`);

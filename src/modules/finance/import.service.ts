@@ -15,9 +15,9 @@ import { MAX_IMPORT_ROWS, type ImportResult, type ImportRowInput } from './finan
 
 /**
  * POST /api/finance/contributions/import. Rows are checked one by one (a bad row fails alone,
- * numbered from 1); donors are matched in ONE set-based query: by contactId, else email, else phone
- * digits, else exact full name (case and spacing aside), each only when it names exactly one
- * contact. Rows that carry payer details matching nobody are kept as anonymous gifts flagged
+ * numbered from 1); donors are matched in ONE statement per call (finance_import_donor_matches,
+ * drizzle/0023: index probes per distinct key): by contactId, else email, else phone digits, else
+ * exact full name (case and spacing aside), each only when it names exactly one contact. Rows that carry payer details matching nobody are kept as anonymous gifts flagged
  * `unmatched` (with the payer's details) so nothing is lost. Writes are three statements whatever
  * the row count, plus one for the changes; dryRun writes nothing.
  */
@@ -87,37 +87,21 @@ function checkRow(input: ImportRowInput, row: number): CheckedRow | string {
   };
 }
 
-/** Donors of the rows in one query: `{row → contact id}` for rows naming a contactId that exists, and matches. */
-async function matchDonors(tx: Db, tenantId: number, rows: CheckedRow[]): Promise<{ byId: Map<number, number>; matched: Map<number, number> }> {
-  const input = rows.map((r) => ({ row: r.row, contact_id: r.contactId, email: r.email?.toLowerCase() ?? null, digits: r.digits || null, name: r.name?.toLowerCase() ?? null }));
-  const result = rowsOf<{ row: number; by_id: unknown; matched: unknown }>(
-    await tx.execute(sql`
-      with input as (
-        select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as x(row int, contact_id bigint, email text, digits text, name text)
-      ), by_id as (
-        select i.row, k.id from input i join contacts k on k.tenant_id = ${tenantId} and k.id = i.contact_id
-      ), by_email as (
-        select i.row, min(e.contact_id) as id from input i join contact_emails e on e.tenant_id = ${tenantId} and lower(e.value) = i.email
-        group by i.row having count(distinct e.contact_id) = 1
-      ), by_phone as (
-        select i.row, min(p.contact_id) as id from input i join contact_phones p on p.tenant_id = ${tenantId} and p.digits = i.digits
-        group by i.row having count(distinct p.contact_id) = 1
-      ), names as (
-        select p.contact_id, lower(p.first_name || ' ' || p.last_name) as full_name from persons p where p.tenant_id = ${tenantId}
-        union all select co.contact_id, lower(co.name) from companies co where co.tenant_id = ${tenantId}
-      ), by_name as (
-        select i.row, min(n.contact_id) as id from input i join names n on n.full_name = i.name
-        group by i.row having count(distinct n.contact_id) = 1
-      )
-      select i.row, bi.id as by_id, coalesce(be.id, bp.id, bn.id) as matched
-      from input i left join by_id bi on bi.row = i.row left join by_email be on be.row = i.row
-        left join by_phone bp on bp.row = i.row left join by_name bn on bn.row = i.row`),
+/**
+ * Donors of the rows in one statement (finance_import_donor_matches, drizzle/0023: index probes per
+ * distinct key, never a scan of the tenant's contacts): `byId` {row → contact id} for rows naming a
+ * contactId that exists, `matched` {row → contact id} for the others' email, phone digits or name.
+ */
+async function matchDonors(tx: Db, rows: CheckedRow[]): Promise<{ byId: Map<number, number>; matched: Map<number, number> }> {
+  const input = rows.map((r) => ({ row: r.row, contact_id: r.contactId, email: r.email, digits: r.digits || null, name: r.name }));
+  const result = rowsOf<{ row_no: number; by_id: unknown; matched: unknown }>(
+    await tx.execute(sql`select row_no, by_id, matched from finance_import_donor_matches(${JSON.stringify(input)}::jsonb)`),
   );
   const byId = new Map<number, number>();
   const matched = new Map<number, number>();
   for (const r of result) {
-    if (r.by_id !== null) byId.set(Number(r.row), Number(r.by_id));
-    if (r.matched !== null) matched.set(Number(r.row), Number(r.matched));
+    if (r.by_id !== null) byId.set(Number(r.row_no), Number(r.by_id));
+    if (r.matched !== null) matched.set(Number(r.row_no), Number(r.matched));
   }
   return { byId, matched };
 }
@@ -145,7 +129,7 @@ export function createImportService({ db }: { db: Db }) {
         // Names win over codes when one fund's code is another's name.
         for (const f of fundRows) if (f.code) fundByKey.set(f.code.toLowerCase(), { id: Number(f.id), name: f.name, isActive: f.is_active });
         for (const f of fundRows) fundByKey.set(f.name.toLowerCase(), { id: Number(f.id), name: f.name, isActive: f.is_active });
-        const { byId, matched } = checked.length ? await matchDonors(tx, t, checked) : { byId: new Map(), matched: new Map() };
+        const { byId, matched } = checked.length ? await matchDonors(tx, checked) : { byId: new Map(), matched: new Map() };
         const toWrite: (NewContribution & { row: number })[] = [];
         for (const r of checked) {
           const out = results[r.row - 1];
