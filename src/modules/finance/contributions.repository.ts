@@ -36,32 +36,22 @@ const ORDER: Record<string, SQL> = {
   '-amount': sql`c.amount desc, c.id desc`,
 };
 
-/** One page of contribution ids in list order, read from the index of the order (no count of every match). */
-export async function listContributionIds(tx: Db, tenantId: number, filter: ContributionFilter, page: Page): Promise<number[]> {
-  const rows = rowsOf<{ id: unknown }>(
-    await tx.execute(sql`
-      select c.id from contributions c where ${contributionWhere(tenantId, filter)}
-      order by ${ORDER[filter.sort ?? '-date']} limit ${page.limit} offset ${page.offset}`),
-  );
-  return rows.map((r) => Number(r.id));
+/**
+ * SQL: the exact number of contributions matching the filter. Filtered by dates, method and fund only
+ * (or not at all): summed from the giving rollups' entries (giving_days: one row per day, fund and
+ * method), not counted; by contact or batch: counted over their index; other filters: counted.
+ */
+function countSql(tenantId: number, f: ContributionFilter): SQL {
+  const fromRollup = f.contactId === undefined && f.batchId === undefined && f.minAmount === undefined && f.maxAmount === undefined && (f.q === undefined || f.q.trim() === '');
+  return fromRollup
+    ? sql`select coalesce(sum(d.entries), 0) from giving_days d where d.tenant_id = ${tenantId} and d.fund_id = ${f.fundId ?? 0}
+        ${f.method !== undefined ? sql`and d.method = ${f.method}` : sql``} ${f.from !== undefined ? sql`and d.date >= ${f.from}::date` : sql``}
+        ${f.to !== undefined ? sql`and d.date <= ${f.to}::date` : sql``}`
+    : sql`select count(*) from contributions c where ${contributionWhere(tenantId, f)}`;
 }
 
-/**
- * The exact number of contributions matching the filter. Filtered by dates, method and fund only (or
- * not at all): summed from the giving rollups' entries (giving_days: one row per day, fund and method),
- * not counted; by contact or batch: counted over their index; other filters: counted.
- */
 export async function countContributions(tx: Db, tenantId: number, f: ContributionFilter): Promise<number> {
-  const fromRollup = f.contactId === undefined && f.batchId === undefined && f.minAmount === undefined && f.maxAmount === undefined && (f.q === undefined || f.q.trim() === '');
-  const rows = rowsOf<{ n: unknown }>(
-    await tx.execute(
-      fromRollup
-        ? sql`select coalesce(sum(d.entries), 0) as n from giving_days d where d.tenant_id = ${tenantId} and d.fund_id = ${f.fundId ?? 0}
-            ${f.method !== undefined ? sql`and d.method = ${f.method}` : sql``} ${f.from !== undefined ? sql`and d.date >= ${f.from}::date` : sql``}
-            ${f.to !== undefined ? sql`and d.date <= ${f.to}::date` : sql``}`
-        : sql`select count(*) as n from contributions c where ${contributionWhere(tenantId, f)}`,
-    ),
-  );
+  const rows = rowsOf<{ n: unknown }>(await tx.execute(sql`select (${countSql(tenantId, f)}) as n`));
   return Number(rows[0].n);
 }
 
@@ -70,55 +60,78 @@ interface ContributionRow {
   refunded_amount: unknown; method: ContributionMethod; status: ContributionStatus; reference: string | null; notes: string | null;
   batch_id: unknown; batch_name: string | null; is_unmatched: boolean; payer_name: string | null; payer_email: string | null;
   payer_phone: string | null; created_ms: unknown; updated_ms: unknown;
+  /** [[fund id, fund name, amount], ...] in line order. */
+  lines: unknown;
+  currency: string;
 }
 
-/** Contributions by id with their contact, batch and lines, in the order of `ids` (two queries). */
-export async function loadContributions(tx: Db, tenantId: number, ids: readonly number[], currency: string): Promise<ContributionItem[]> {
+/**
+ * SQL: the contributions whose ids `page` (a subquery with a column `id`) yields,
+ * with contact, batch, lines (as JSON, in line order) and the tenant's currency, in `order`: one
+ * statement whatever the page size.
+ */
+function itemsSql(tenantId: number, page: SQL, order: SQL, extra: SQL = sql``): SQL {
+  return sql`
+    select c.id, c.date::text as date, c.contact_id, coalesce(p.first_name, co.name, '') as first_name, coalesce(p.last_name, '') as last_name,
+      c.amount, c.refunded_amount, c.method, c.status, c.reference, c.notes, c.batch_id, b.name as batch_name, c.is_unmatched,
+      c.payer_name, c.payer_email, c.payer_phone,
+      floor(extract(epoch from c.created_at) * 1000)::float8 as created_ms, floor(extract(epoch from c.updated_at) * 1000)::float8 as updated_ms,
+      (select coalesce(json_agg(json_build_array(l.fund_id, f.name, l.amount::text) order by l.id), '[]'::json)
+        from contribution_lines l join funds f on f.tenant_id = l.tenant_id and f.id = l.fund_id
+        where l.tenant_id = c.tenant_id and l.contribution_id = c.id) as lines,
+      t.currency ${extra}
+    from (${page}) pg
+    join contributions c on c.tenant_id = ${tenantId} and c.id = pg.id
+    join tenants t on t.id = c.tenant_id
+    left join persons p on p.tenant_id = c.tenant_id and p.contact_id = c.contact_id
+    left join companies co on co.tenant_id = c.tenant_id and co.contact_id = c.contact_id
+    left join batches b on b.tenant_id = c.tenant_id and b.id = c.batch_id
+    order by ${order}`;
+}
+
+/** Contributions by id with their contact, batch and lines, in the order of `ids` (one statement). */
+export async function loadContributions(tx: Db, tenantId: number, ids: readonly number[]): Promise<ContributionItem[]> {
   if (ids.length === 0) return [];
-  const rows = rowsOf<ContributionRow>(
-    await tx.execute(sql`
-      select c.id, c.date::text as date, c.contact_id, coalesce(p.first_name, co.name, '') as first_name, coalesce(p.last_name, '') as last_name,
-        c.amount, c.refunded_amount, c.method, c.status, c.reference, c.notes, c.batch_id, b.name as batch_name, c.is_unmatched,
-        c.payer_name, c.payer_email, c.payer_phone,
-        floor(extract(epoch from c.created_at) * 1000)::float8 as created_ms, floor(extract(epoch from c.updated_at) * 1000)::float8 as updated_ms
-      from contributions c
-      left join persons p on p.tenant_id = c.tenant_id and p.contact_id = c.contact_id
-      left join companies co on co.tenant_id = c.tenant_id and co.contact_id = c.contact_id
-      left join batches b on b.tenant_id = c.tenant_id and b.id = c.batch_id
-      where c.tenant_id = ${tenantId} and c.id = any(${idArray(ids)})`),
+  const rows = rowsOf<ContributionRow & { ord: unknown }>(
+    await tx.execute(itemsSql(tenantId, sql`select u.id, u.ord from unnest(${idArray(ids)}) with ordinality as u(id, ord)`, sql`pg.ord`)),
   );
-  const lines = rowsOf<{ contribution_id: unknown; fund_id: unknown; fund_name: string; amount: unknown }>(
-    await tx.execute(sql`
-      select l.contribution_id, l.fund_id, f.name as fund_name, l.amount
-      from contribution_lines l join funds f on f.tenant_id = l.tenant_id and f.id = l.fund_id
-      where l.tenant_id = ${tenantId} and l.contribution_id = any(${idArray(ids)}) order by l.contribution_id, l.id`),
-  );
-  const linesOf = new Map<number, ContributionItem['lines']>();
-  for (const l of lines) {
-    const id = Number(l.contribution_id);
-    const list = linesOf.get(id) ?? [];
-    list.push({ fund: { id: Number(l.fund_id), name: l.fund_name }, amount: toMinor(l.amount) });
-    linesOf.set(id, list);
-  }
-  const byId = new Map(rows.map((r) => [Number(r.id), toItem(r, linesOf.get(Number(r.id)) ?? [], currency)]));
-  return ids.map((id) => byId.get(id)).filter((c): c is ContributionItem => c !== undefined);
+  return rows.map(toItem);
 }
 
-function toItem(r: ContributionRow, lines: ContributionItem['lines'], currency: string): ContributionItem {
+/**
+ * One page of the list in one statement: the page's ids from the index of the order (no count of
+ * every match), their items, and the exact total: the page's length when it is a first page shorter
+ * than the limit, else countSql (an InitPlan under CASE: run only when that branch is taken). A page
+ * past the end has no row to carry the total: `total` is then null and the caller counts.
+ */
+export async function listContributions(tx: Db, tenantId: number, filter: ContributionFilter, page: Page): Promise<{ items: ContributionItem[]; total: number | null }> {
+  const order = ORDER[filter.sort ?? '-date'];
+  const ids = sql`select c.id from contributions c where ${contributionWhere(tenantId, filter)} order by ${order} limit ${page.limit} offset ${page.offset}`;
+  const rows = rowsOf<ContributionRow & { total: unknown }>(
+    await tx.execute(sql`
+      with page as materialized (${ids})
+      ${itemsSql(tenantId, sql`select id from page`, order, sql`, case when ${page.offset} = 0 and (select count(*) from page) < ${page.limit}
+        then (select count(*) from page) else (${countSql(tenantId, filter)}) end as total`)}`),
+  );
+  return { items: rows.map(toItem), total: rows.length ? Number(rows[0].total) : null };
+}
+
+function toItem(r: ContributionRow): ContributionItem {
+  const lines = (typeof r.lines === 'string' ? JSON.parse(r.lines) : r.lines) as [unknown, string, unknown][];
   const hasPayer = r.payer_name !== null || r.payer_email !== null || r.payer_phone !== null;
   return {
     id: Number(r.id),
     date: r.date,
     contact: r.contact_id === null ? null : { id: Number(r.contact_id), firstName: r.first_name ?? '', lastName: r.last_name ?? '' },
     amount: toMinor(r.amount),
-    currency,
+    currency: r.currency,
     method: r.method,
     reference: r.reference,
     notes: r.notes,
     status: r.status,
     refundedAmount: toMinor(r.refunded_amount),
     batch: r.batch_id === null ? null : { id: Number(r.batch_id), name: r.batch_name ?? '' },
-    lines,
+    lines: lines.map(([fundId, name, amount]) => ({ fund: { id: Number(fundId), name }, amount: toMinor(amount) })),
     unmatched: r.is_unmatched,
     payer: hasPayer ? { name: r.payer_name, email: r.payer_email, phone: r.payer_phone } : null,
     createdAt: new Date(Number(r.created_ms)).toISOString(),

@@ -43,8 +43,8 @@ export function changeData(c: { contactId: number | null; amount: number; batchI
 }
 
 export function createContributionsService({ db }: { db: Db }) {
-  async function load(tx: Db, tenantId: number, id: number, currency?: string): Promise<ContributionItem> {
-    const [item] = await repo.loadContributions(tx, tenantId, [id], currency ?? (await currencyOf(tx, tenantId)));
+  async function load(tx: Db, tenantId: number, id: number): Promise<ContributionItem> {
+    const [item] = await repo.loadContributions(tx, tenantId, [id]);
     if (!item) throw new NotFoundError('Contribution', id);
     return item;
   }
@@ -59,11 +59,9 @@ export function createContributionsService({ db }: { db: Db }) {
     list: (auth: Principal, query: ListContributionsQuery) =>
       withTenant(db, auth, async (tx) => {
         const page = toPage(query);
-        const currency = await currencyOf(tx, auth.tenantId);
-        const ids = await repo.listContributionIds(tx, auth.tenantId, query, page);
-        // A first page shorter than the limit is the whole list: no count needed.
-        const count = page.offset === 0 && ids.length < page.limit ? ids.length : await repo.countContributions(tx, auth.tenantId, query);
-        return pageResult(page, await repo.loadContributions(tx, auth.tenantId, ids, currency), count);
+        // One statement: the page, its items and the total (a page past the end counts apart).
+        const { items, total } = await repo.listContributions(tx, auth.tenantId, query, page);
+        return pageResult(page, items, total ?? (await repo.countContributions(tx, auth.tenantId, query)));
       }),
 
     get: (auth: Principal, id: number) => withTenant(db, auth, (tx) => load(tx, auth.tenantId, id)),
@@ -79,7 +77,7 @@ export function createContributionsService({ db }: { db: Db }) {
         const input = { contactId: body.contactId ?? null, date: body.date, amount: body.amount, method: body.method, reference: body.reference ?? null, notes: body.notes ?? null, batchId: body.batchId ?? null };
         const [id] = await repo.insertContributions(tx, t, [{ ...input, lines: body.lines }]);
         await recordChanges(tx, auth, [{ type: 'contribution.created', entityId: id, data: changeData(input, body.lines.map((l) => l.fundId), currency) }]);
-        return load(tx, t, id, currency);
+        return load(tx, t, id);
       });
     },
 
@@ -109,7 +107,7 @@ export function createContributionsService({ db }: { db: Db }) {
         };
         await repo.updateContributionRow(tx, t, id, next);
         if (body.lines) await repo.replaceLines(tx, t, id, body.lines);
-        const after = await load(tx, t, id, before.currency);
+        const after = await load(tx, t, id);
         const shape = (x: ContributionItem) => ({
           contactId: x.contact?.id ?? null, date: x.date, amount: x.amount, method: x.method, reference: x.reference, notes: x.notes,
           batchId: x.batch?.id ?? null, lines: x.lines.map((l) => ({ fundId: l.fund.id, amount: l.amount })),

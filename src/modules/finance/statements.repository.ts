@@ -44,56 +44,57 @@ export async function donorsReaching(tx: Db, tenantId: number, scope: StatementS
   return rows.map((r) => Number(r.contact_id));
 }
 
-/** Statements of the contacts among `contactIds` that exist (keyed by contact id). */
+/**
+ * Statements of the contacts among `contactIds` that exist (keyed by contact id), in one statement:
+ * a row per contact with its lines and its totals (per fund by name, then all funds) as JSON, amounts
+ * as text (exact whatever their size).
+ */
 export async function loadStatements(tx: Db, tenantId: number, contactIds: readonly number[], scope: StatementScope, tenantName: string, currency: string): Promise<Map<number, Statement>> {
   const ids = idArray(contactIds);
-  const contacts = rowsOf<{ id: unknown; first_name: string; last_name: string; street: string | null; city: string | null; country: string | null; has_address: boolean }>(
+  const rows = rowsOf<{ id: unknown; first_name: string; last_name: string; street: string | null; city: string | null; country: string | null; has_address: boolean; lines: unknown; totals: unknown }>(
     await tx.execute(sql`
+      with g as materialized (${giftsSql(tenantId, ids, scope)}),
+      l as (
+        select g.contact_id, json_agg(json_build_array(g.contribution_id, g.date::text, g.fund_id, g.fund_name, g.is_tax_deductible, g.net::text, g.method, g.reference)
+          order by g.date, g.contribution_id, g.line_id) as lines
+        from g group by g.contact_id
+      ), t as (
+        select s.contact_id, json_agg(json_build_array(s.fund_id, s.fund_name, s.amount::text, s.deductible::text) order by s.is_total, s.fund_name, s.fund_id) as totals
+        from (
+          select g.contact_id, g.fund_id, g.fund_name, sum(g.net) as amount, coalesce(sum(g.net) filter (where g.is_tax_deductible), 0) as deductible,
+            grouping(g.fund_id, g.fund_name) as is_total
+          from g group by grouping sets ((g.contact_id, g.fund_id, g.fund_name), (g.contact_id))
+        ) s group by s.contact_id
+      )
       select k.id, coalesce(p.first_name, co.name, '') as first_name, coalesce(p.last_name, '') as last_name,
-        a.street, a.city, a.country, a.id is not null as has_address
+        a.street, a.city, a.country, a.id is not null as has_address, l.lines, t.totals
       from contacts k
       left join persons p on p.tenant_id = k.tenant_id and p.contact_id = k.id
       left join companies co on co.tenant_id = k.tenant_id and co.contact_id = k.id
       left join lateral (select id, street, city, country from contact_addresses a where a.tenant_id = k.tenant_id and a.contact_id = k.id
         order by a.is_primary desc, a.position, a.id limit 1) a on true
+      left join l on l.contact_id = k.id
+      left join t on t.contact_id = k.id
       where k.tenant_id = ${tenantId} and k.id = any(${ids})`),
   );
+  const json = <T>(v: unknown): T[] => (v === null || v === undefined ? [] : ((typeof v === 'string' ? JSON.parse(v) : v) as T[]));
   const out = new Map<number, Statement>();
-  for (const k of contacts) {
-    out.set(Number(k.id), {
+  for (const k of rows) {
+    const statement: Statement = {
       tenant: { name: tenantName },
       contact: { id: Number(k.id), firstName: k.first_name, lastName: k.last_name, address: k.has_address ? { street: k.street, city: k.city, country: k.country } : null },
       period: { from: scope.from, to: scope.to },
       currency,
-      lines: [],
+      lines: json<[unknown, string, unknown, string, boolean, string, ContributionMethod, string | null]>(k.lines).map(([contributionId, date, fundId, fundName, isTaxDeductible, net, method, reference]) => ({
+        contributionId: Number(contributionId), date, fund: { id: Number(fundId), name: fundName }, amount: toMinor(net), method, reference, isTaxDeductible,
+      })),
       totals: { total: 0, deductible: 0, byFund: [] },
-    });
-  }
-  if (out.size === 0) return out;
-  const lines = rowsOf<{ contact_id: unknown; contribution_id: unknown; date: string; fund_id: unknown; fund_name: string; is_tax_deductible: boolean; net: unknown; method: ContributionMethod; reference: string | null }>(
-    await tx.execute(sql`
-      select g.contact_id, g.contribution_id, g.date::text as date, g.fund_id, g.fund_name, g.is_tax_deductible, g.net, g.method, g.reference
-      from (${giftsSql(tenantId, ids, scope)}) g order by g.contact_id, g.date, g.contribution_id, g.line_id`),
-  );
-  for (const l of lines) {
-    out.get(Number(l.contact_id))?.lines.push({
-      contributionId: Number(l.contribution_id), date: l.date, fund: { id: Number(l.fund_id), name: l.fund_name }, amount: toMinor(l.net),
-      method: l.method, reference: l.reference, isTaxDeductible: l.is_tax_deductible,
-    });
-  }
-  const totals = rowsOf<{ contact_id: unknown; fund_id: unknown; fund_name: string | null; amount: unknown; deductible: unknown; is_total: number }>(
-    await tx.execute(sql`
-      select g.contact_id, g.fund_id, g.fund_name, sum(g.net)::bigint as amount,
-        coalesce(sum(g.net) filter (where g.is_tax_deductible), 0)::bigint as deductible, grouping(g.fund_id, g.fund_name) as is_total
-      from (${giftsSql(tenantId, ids, scope)}) g
-      group by grouping sets ((g.contact_id, g.fund_id, g.fund_name), (g.contact_id))
-      order by g.contact_id, g.fund_name, g.fund_id`),
-  );
-  for (const r of totals) {
-    const s = out.get(Number(r.contact_id));
-    if (!s) continue;
-    if (Number(r.is_total) !== 0) s.totals = { ...s.totals, total: toMinor(r.amount), deductible: toMinor(r.deductible) };
-    else s.totals.byFund.push({ fund: { id: Number(r.fund_id), name: r.fund_name ?? '' }, amount: toMinor(r.amount) });
+    };
+    for (const [fundId, fundName, amount, deductible] of json<[unknown, string | null, string, string]>(k.totals)) {
+      if (fundId === null) statement.totals = { ...statement.totals, total: toMinor(amount), deductible: toMinor(deductible) };
+      else statement.totals.byFund.push({ fund: { id: Number(fundId), name: fundName ?? '' }, amount: toMinor(amount) });
+    }
+    out.set(Number(k.id), statement);
   }
   return out;
 }

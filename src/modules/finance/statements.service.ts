@@ -5,7 +5,7 @@ import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { todayIn } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
 import { loadTenantSettings } from '../tenants/tenants.service.js';
-import { assertContact, fundsById } from './finance.common.js';
+import { fundsById } from './finance.common.js';
 import { csvText } from './finance.csv.js';
 import type { BulkStatementsBody, Statement, StatementQuery } from './finance.schemas.js';
 import { renderStatementPdf } from './statement.pdf.js';
@@ -37,10 +37,11 @@ export function createStatementsService({ db }: { db: Db }) {
   async function one(auth: Principal, contactId: number, query: StatementQuery): Promise<StatementOutput> {
     const statement = await withTenant(db, auth, async (tx) => {
       const settings = await loadTenantSettings(tx, auth.tenantId);
-      await assertContact(tx, auth.tenantId, contactId);
       const period = statementPeriod(settings.timeZone, query.from, query.to);
       const map = await loadStatements(tx, auth.tenantId, [contactId], period, settings.name, settings.currency);
-      return map.get(contactId)!;
+      const statement = map.get(contactId);
+      if (!statement) throw new NotFoundError('Contact', contactId);
+      return statement;
     });
     const format = query.format ?? 'json';
     if (format === 'pdf') return { format, body: await renderStatementPdf(statement), filename: statementFilename(statement, 'pdf') };
