@@ -74,8 +74,11 @@ describe('messages: happy paths (a real SMTP server on loopback)', () => {
     });
     expect((await s.get(`${M}/${accepted.id}/deliveries?status=Queued`)).json().total).toBe(0);
 
-    const [change] = await queryRows<{ type: string; actor_user_id: unknown; data: Record<string, unknown> }>(ctx,
-      sql`select type, actor_user_id, data from changes where tenant_id = ${t.id} and entity_type = 'message' and entity_id = ${accepted.id}`);
+    // message.created when queued (by the sender), message.sent when the job finished (no user).
+    const [queuedChange, change] = await queryRows<{ type: string; actor_user_id: unknown; data: Record<string, unknown> }>(ctx,
+      sql`select type, actor_user_id, data from changes where tenant_id = ${t.id} and entity_type = 'message' and entity_id = ${accepted.id} order by id`);
+    expect(queuedChange).toMatchObject({ type: 'message.created', data: { messageId: accepted.id, subject: 'Hello {{firstName}}', recipientCount: 3 } });
+    expect(Number(queuedChange.actor_user_id)).toBe(sender.id);
     expect(change).toEqual({ type: 'message.sent', actor_user_id: null, data: { messageId: accepted.id, senderUserId: sender.id, subject: 'Hello {{firstName}}', recipientCount: 3, sent: 3, failed: 0 } });
   });
 

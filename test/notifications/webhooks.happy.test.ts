@@ -75,8 +75,15 @@ describe('webhooks: happy paths', () => {
   });
 
   it('retries after a 500 with the backoff, then succeeds; redeliver sends the same change again', async () => {
+    await ctx.app.worker.drain(); // the earlier tests' webhook changes (a hook deleted) go out before this '*' hook exists
     receiver.received.length = 0;
     const hook = (await a.post(W, { url: receiver.url, events: ['*'] })).json();
+    // Subscribed to everything, it is told of its own creation (webhook.created: ids, url and events, no secret).
+    await ctx.app.worker.drain();
+    expect(receiver.received.map((r) => [r.json.type, r.json.entity])).toEqual([['webhook.created', { type: 'webhook', id: hook.id }]]);
+    expect(receiver.received[0].raw).not.toContain(hook.secret.slice(6));
+    const createdDelivery = Number(receiver.received[0].headers['parish-delivery']);
+    receiver.received.length = 0;
     receiver.respond(500);
     const changeId = await change(t, 'task.completed', 9);
     await ctx.app.worker.drain();
@@ -106,12 +113,15 @@ describe('webhooks: happy paths', () => {
     expect(again.statusCode).toBe(202);
     expect(again.json()).toMatchObject({ webhookId: hook.id, changeId, status: 'Pending', attempts: 0, redeliveryOf: delivery.id });
     await ctx.app.worker.drain();
-    expect(receiver.received).toHaveLength(3);
-    expect(receiver.received[2].json.id).toBe(changeId);
-    expect(receiver.received[2].headers['parish-delivery']).toBe(String(again.json().id));
-    expect(verifySignature(receiver.received[2].headers['parish-signature'], receiver.received[2].raw, hook.secret)).toBe(true);
+    // The redelivery, and (the hook subscribes to '*') the webhook.redelivered change it recorded.
+    expect(receiver.received).toHaveLength(4);
+    const redelivered = receiver.received.slice(2).find((r) => r.json.id === changeId)!;
+    expect(redelivered.headers['parish-delivery']).toBe(String(again.json().id));
+    expect(verifySignature(redelivered.headers['parish-signature'], redelivered.raw, hook.secret)).toBe(true);
+    const told = receiver.received.slice(2).find((r) => r.json.type === 'webhook.redelivered')!;
+    expect(told.json.data).toMatchObject({ webhookId: hook.id, deliveryId: again.json().id, redeliveryOf: delivery.id, changeId });
     const list = (await a.get(`${W}/${hook.id}/deliveries`)).json();
-    expect(list.data.map((d: { id: number }) => d.id)).toEqual([again.json().id, delivery.id]);
+    expect(list.data.map((d: { id: number }) => d.id)).toEqual([Number(told.headers['parish-delivery']), again.json().id, delivery.id, createdDelivery]);
     await a.delete(`${W}/${hook.id}`);
   });
 
@@ -153,11 +163,13 @@ describe('webhooks: happy paths', () => {
   });
 
   it('test: 202 with the delivery of a recorded webhook.test change, delivered to this webhook only', async () => {
+    await ctx.app.worker.drain(); // the earlier tests' webhook changes go out before the '*' hook below exists
     receiver.received.length = 0;
     const hook = (await a.post(W, { url: receiver.url, events: ['contact.updated'], isActive: false })).json();
     const other = (await a.post(W, { url: receiver.url, events: ['*'] })).json();
     const res = await a.post(`${W}/${hook.id}/test`);
     expect(res.statusCode).toBe(202);
+    const otherBefore = (await a.get(`${W}/${other.id}/deliveries`)).json().total;
     const delivery = res.json();
     expect(delivery).toMatchObject({ webhookId: hook.id, type: 'webhook.test', status: 'Pending', attempts: 0 });
     const [recorded] = await queryRows<{ type: string; actor_user_id: string; entity_id: string; data: Record<string, unknown> }>(ctx,
@@ -165,11 +177,16 @@ describe('webhooks: happy paths', () => {
     expect(recorded).toMatchObject({ type: 'webhook.test', data: { webhookId: hook.id } });
     expect(Number(recorded.actor_user_id)).toBe(t.admin.id);
     await ctx.app.worker.drain();
-    expect(receiver.received).toHaveLength(1);
-    expect(receiver.received[0].json).toMatchObject({ id: delivery.changeId, type: 'webhook.test', tenant: t.slug, data: { webhookId: hook.id } });
-    expect(receiver.received[0].headers['parish-delivery']).toBe(String(delivery.id));
-    expect(verifySignature(receiver.received[0].headers['parish-signature'], receiver.received[0].raw, hook.secret)).toBe(true);
-    expect((await a.get(`${W}/${other.id}/deliveries`)).json().total).toBe(0);
+    // `other` subscribes to '*': it gets the two webhook.created changes, never the webhook.test.
+    const tests = receiver.received.filter((r) => r.json.type === 'webhook.test');
+    expect(tests).toHaveLength(1);
+    expect(tests[0].json).toMatchObject({ id: delivery.changeId, type: 'webhook.test', tenant: t.slug, data: { webhookId: hook.id } });
+    expect(tests[0].headers['parish-delivery']).toBe(String(delivery.id));
+    expect(verifySignature(tests[0].headers['parish-signature'], tests[0].raw, hook.secret)).toBe(true);
+    expect(otherBefore).toBe(0);
+    const toOther = (await a.get(`${W}/${other.id}/deliveries`)).json().data;
+    expect(toOther.map((d: { type: string }) => d.type)).toEqual(['webhook.created', 'webhook.created']);
+    expect(receiver.received).toHaveLength(3);
     await a.delete(`${W}/${hook.id}`);
     await a.delete(`${W}/${other.id}`);
   });

@@ -1,3 +1,4 @@
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
@@ -12,7 +13,16 @@ export function effectivePreferences(stored?: { email: Record<string, boolean>; 
   return { email: channel(stored?.email), inApp: channel(stored?.inApp) };
 }
 
-/** The caller's own inbox and preferences: any valid token, only their own rows. */
+/** Preferences as flat keys (`email.task.assigned`), for a field-level from/to. */
+function flatPreferences(p: Preferences): Record<string, boolean> {
+  return Object.fromEntries((['email', 'inApp'] as const).flatMap((channel) => Object.entries(p[channel]).map(([type, on]) => [`${channel}.${type}`, on])));
+}
+
+/**
+ * The caller's own inbox and preferences: any valid token, only their own rows. Changing one's
+ * preferences records user.preferences_updated (entity: the user); marking notifications read
+ * records nothing (a user's own inbox state).
+ */
 export function createInboxService({ db }: { db: Db }) {
   return {
     list: (auth: Principal, query: ListNotificationsQuery) =>
@@ -39,8 +49,12 @@ export function createInboxService({ db }: { db: Db }) {
       withTenant(db, auth, async (tx) => {
         const pick = (input: Record<string, boolean | undefined> = {}) =>
           Object.fromEntries(NOTIFICATION_TYPES.filter((t) => typeof input[t] === 'boolean').map((t) => [t, input[t] as boolean]));
+        const before = effectivePreferences(await repo.findPreferences(tx, auth.tenantId, auth.userId));
         await repo.savePreferences(tx, auth.tenantId, auth.userId, pick(body.email), pick(body.inApp));
-        return effectivePreferences(await repo.findPreferences(tx, auth.tenantId, auth.userId));
+        const after = effectivePreferences(await repo.findPreferences(tx, auth.tenantId, auth.userId));
+        const diff = fieldChanges(flatPreferences(before), flatPreferences(after));
+        if (diff) await recordChanges(tx, auth, [{ type: 'user.preferences_updated', entityId: auth.userId, changes: diff, data: { userId: auth.userId } }]);
+        return after;
       }),
   };
 }

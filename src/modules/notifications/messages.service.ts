@@ -1,3 +1,4 @@
+import { recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { enqueueJob } from '../../jobs/queue.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
@@ -46,6 +47,11 @@ export function createMessagesService({ db }: { db: Db }) {
         const id = await repo.insertMessage(tx, auth.tenantId, { subject, body: text, templateId: template?.id ?? null, audience, createdBy: auth.userId });
         const counts = await repo.insertDeliveries(tx, auth.tenantId, id, { contactIds, groupPaths, scope, listMembers });
         await enqueueJob(tx, auth.tenantId, { kind: MESSAGE_SEND_JOB, payload: { messageId: id } });
+        // Who queued what for how many: not the body, nor the audience's addresses.
+        await recordChanges(tx, auth, [{
+          type: 'message.created', entityId: id,
+          data: { messageId: id, subject, templateId: template?.id ?? null, recipientCount: counts.recipientCount, skipped: { noEmail: counts.noEmail, optedOut: counts.optedOut } },
+        }]);
         return { id, status: 'Queued' as const, recipientCount: counts.recipientCount, skipped: { noEmail: counts.noEmail, optedOut: counts.optedOut } };
       });
     },

@@ -2,10 +2,12 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { sql, type SQL } from 'drizzle-orm';
+import { recordChanges } from '../../changes/recorder.js';
 import { CHANGE_TYPES } from '../../changes/types.js';
 import type { ChangeEvent, ChangeSubscriber } from '../../changes/subscribers.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { enqueueJobs, type Job, type JobHandler } from '../../jobs/queue.js';
+import type { WebhookItem } from './notifications.schemas.js';
 import { insertFanOutDeliveries } from './webhooks.repository.js';
 import { checkWebhookUrlShape, decryptSecret, isForbiddenAddress, safeLookup, signatureHeader } from './webhooks.security.js';
 
@@ -26,9 +28,17 @@ export function deliveryJobs(ids: number[]) {
 }
 
 /**
+ * What webhook changes carry: the subscription's url and events, never its secret (nor anything
+ * derived from it).
+ */
+export const webhookData = (w: Pick<WebhookItem, 'id' | 'url' | 'events' | 'isActive'>) => ({ webhookId: w.id, url: w.url, events: w.events, isActive: w.isActive });
+
+/**
  * Fans each change out into one delivery row (and one job) per active webhook of its tenant that
  * subscribes to its type; the subscriber runs in the change's tenant, so a webhook only ever
- * receives its own tenant's changes. `webhook.test` is delivered by the test route itself.
+ * receives its own tenant's changes. `webhook.test` is delivered by the test route itself; the
+ * other webhook.* changes (created, updated, deleted, secret_rotated, redelivered) may be
+ * subscribed like any type (their data has the webhook's id, url and events, never its secret).
  */
 export const webhookFanOut: ChangeSubscriber = {
   name: 'webhooks.fan-out',
@@ -181,8 +191,14 @@ export const webhookDeliverJob: JobHandler = {
           where d.tenant_id = ${tenantId} and d.id = v.id`);
         const gone = [...new Set(settled.filter((s) => s.attempt.statusCode === 410).map((s) => Number(s.target.webhook_id)))];
         if (gone.length) {
-          await tx.execute(sql`update webhooks set is_active = false, updated_at = now()
-            where tenant_id = ${tenantId} and id in (${sql.join(gone.map((id) => sql`${id}`), sql`, `)})`);
+          // The worker's write (no user): webhook.updated, for those that were still active.
+          const deactivated = await rows<{ id: string | number; url: string; events: string[] }>(tx, sql`update webhooks set is_active = false, updated_at = now()
+            where tenant_id = ${tenantId} and is_active and id in (${sql.join(gone.map((id) => sql`${id}`), sql`, `)})
+            returning id, url, events`);
+          await recordChanges(tx, { tenantId, userId: null }, deactivated.map((w) => ({
+            type: 'webhook.updated' as const, entityId: Number(w.id), changes: { isActive: { from: true, to: false } },
+            data: { ...webhookData({ id: Number(w.id), url: w.url, events: w.events, isActive: false }), reason: 'The receiver answered 410 Gone' },
+          })));
         }
       });
     }

@@ -1,4 +1,4 @@
-import { recordChanges } from '../../changes/recorder.js';
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { CHANGE_TYPE_CATALOG, isChangeType } from '../../changes/types.js';
 import type { Config } from '../../config.js';
 import { withTenant, type Db } from '../../db/client.js';
@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import type { CreateWebhookBody, ListWebhookDeliveriesQuery, UpdateWebhookBody } from './notifications.schemas.js';
-import { deliveryJobs } from './webhooks.delivery.js';
+import { deliveryJobs, webhookData } from './webhooks.delivery.js';
 import * as repo from './webhooks.repository.js';
 import { checkWebhookTarget, checkWebhookUrlShape, encryptSecret, newWebhookSecret } from './webhooks.security.js';
 
@@ -51,8 +51,11 @@ export function createWebhooksService({ db, config }: { db: Db; config: Config }
       const events = normalizeEvents(body.events);
       const url = await checkedUrl(body.url);
       const secret = newWebhookSecret();
-      const webhook = await withTenant(db, auth, (tx) =>
-        repo.insertWebhook(tx, auth.tenantId, { url, events, description: body.description ?? null, isActive: body.isActive ?? true, secretEncrypted: encryptSecret(secret, config.jwtSecret) }));
+      const webhook = await withTenant(db, auth, async (tx) => {
+        const row = await repo.insertWebhook(tx, auth.tenantId, { url, events, description: body.description ?? null, isActive: body.isActive ?? true, secretEncrypted: encryptSecret(secret, config.jwtSecret) });
+        await recordChanges(tx, auth, [{ type: 'webhook.created', entityId: row.id, data: webhookData(row) }]);
+        return row;
+      });
       return { ...webhook, secret };
     },
 
@@ -60,21 +63,29 @@ export function createWebhooksService({ db, config }: { db: Db; config: Config }
       const events = body.events && normalizeEvents(body.events);
       const url = body.url === undefined ? undefined : await checkedUrl(body.url);
       return withTenant(db, auth, async (tx) => {
-        await existing(tx, auth, id);
-        return (await repo.updateWebhook(tx, auth.tenantId, id, { url, events, description: body.description, isActive: body.isActive }))!;
+        const before = await existing(tx, auth, id);
+        const after = (await repo.updateWebhook(tx, auth.tenantId, id, { url, events, description: body.description, isActive: body.isActive }))!;
+        const sent = (key: 'url' | 'events' | 'description' | 'isActive') => (body[key] === undefined ? undefined : after[key]);
+        const diff = fieldChanges(before, { url: sent('url'), events: sent('events'), description: sent('description'), isActive: sent('isActive') });
+        if (diff) await recordChanges(tx, auth, [{ type: 'webhook.updated', entityId: id, changes: diff, data: webhookData(after) }]);
+        return after;
       });
     },
 
     remove: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
+        const webhook = await existing(tx, auth, id);
         if (!(await repo.deleteWebhook(tx, auth.tenantId, id))) throw new NotFoundError('Webhook', id);
+        await recordChanges(tx, auth, [{ type: 'webhook.deleted', entityId: id, data: webhookData(webhook) }]);
       }),
 
     rotateSecret: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
-        await existing(tx, auth, id);
+        const webhook = await existing(tx, auth, id);
         const secret = newWebhookSecret();
         await repo.updateWebhook(tx, auth.tenantId, id, { secretEncrypted: encryptSecret(secret, config.jwtSecret) });
+        // That it was rotated, by whom and when: the secret itself (old or new) is never recorded.
+        await recordChanges(tx, auth, [{ type: 'webhook.secret_rotated', entityId: id, data: webhookData(webhook) }]);
         return { secret };
       }),
 
@@ -101,8 +112,13 @@ export function createWebhooksService({ db, config }: { db: Db; config: Config }
       withTenant(db, auth, async (tx) => {
         const original = await repo.findDelivery(tx, auth.tenantId, deliveryId);
         if (!original) throw new NotFoundError('Webhook delivery', deliveryId);
+        const webhook = await existing(tx, auth, original.webhookId);
         const [id] = await repo.insertDeliveries(tx, auth.tenantId, [{ webhookId: original.webhookId, changeId: original.changeId, type: original.type, redeliveryOf: original.id }]);
         await enqueueJobs(tx, auth.tenantId, deliveryJobs([id]));
+        await recordChanges(tx, auth, [{
+          type: 'webhook.redelivered', entityId: webhook.id,
+          data: { ...webhookData(webhook), deliveryId: id, redeliveryOf: original.id, changeId: original.changeId, changeType: original.type },
+        }]);
         return (await repo.findDelivery(tx, auth.tenantId, id))!;
       }),
   };

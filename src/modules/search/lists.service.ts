@@ -1,5 +1,6 @@
 import { Compile } from 'typebox/compile';
 import type { SQL } from 'drizzle-orm';
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
@@ -79,6 +80,9 @@ function assertWritable(auth: Principal, row: repo.SavedListRow): void {
   if (!auth.permissions.has('contacts:write')) throw new ForbiddenError('Only its owner, or a holder of contacts:write, may change a shared list');
 }
 
+/** What saved-list changes carry (the criteria only in an update's from/to). */
+const listData = (l: { id: number; name: string; shared: boolean }, ownerUserId: number) => ({ savedListId: l.id, name: l.name, shared: l.shared, ownerUserId });
+
 async function oneItem(tx: Db, auth: Principal, id: number): Promise<SavedList> {
   const evaluator = await evaluatorFor(tx, auth);
   const [item] = await toItems(tx, auth, evaluator, [await visibleList(tx, auth, id)]);
@@ -125,7 +129,9 @@ export function createListsService(db: Db) {
         // Groups named by memberOf must exist and be visible now (404), as for a search.
         await (await evaluatorFor(tx, auth)).compile([criteria], { strictGroups: true });
         const id = await repo.insertList(tx, auth.tenantId, auth.userId, { name: body.name, criteria: storedCriteria(body.criteria), shared: body.shared ?? false });
-        return oneItem(tx, auth, id);
+        const item = await oneItem(tx, auth, id);
+        await recordChanges(tx, auth, [{ type: 'saved_list.created', entityId: id, data: listData(item, auth.userId) }]);
+        return item;
       });
     },
 
@@ -143,7 +149,15 @@ export function createListsService(db: Db) {
           ...(body.criteria ? { criteria: storedCriteria(body.criteria) } : {}),
           ...(body.shared !== undefined ? { shared: body.shared } : {}),
         });
-        return oneItem(tx, auth, id);
+        const item = await oneItem(tx, auth, id);
+        // Both sides as stored (jsonb orders the criteria's keys).
+        const diff = fieldChanges({ name: row.name, criteria: row.criteria, shared: row.shared }, {
+          name: body.name === undefined ? undefined : item.name,
+          criteria: body.criteria === undefined ? undefined : item.criteria,
+          shared: body.shared === undefined ? undefined : item.shared,
+        });
+        if (diff) await recordChanges(tx, auth, [{ type: 'saved_list.updated', entityId: id, changes: diff, data: listData(item, row.ownerUserId) }]);
+        return item;
       });
     },
 
@@ -152,6 +166,7 @@ export function createListsService(db: Db) {
         const row = await visibleList(tx, auth, id);
         assertWritable(auth, row);
         await repo.deleteList(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{ type: 'saved_list.deleted', entityId: id, data: listData(row, row.ownerUserId) }]);
       });
     },
 

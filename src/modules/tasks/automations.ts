@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { ChangeEvent, ChangeSubscriber } from '../../changes/subscribers.js';
-import type { Actor } from '../../changes/recorder.js';
+import { fieldChanges, recordChanges, type Actor } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import {
   AUTOMATION_TRIGGERS, automationRuns, automations, contactRequests, groupCategories, groupMemberships, groups, users,
@@ -47,6 +47,17 @@ function checkConditions(conditions: Record<string, unknown> | undefined): void 
   }
 }
 
+/** What automation changes carry: the trigger and what the action acts on. */
+function automationData(a: AutomationRow): Record<string, unknown> {
+  return {
+    automationId: a.id, name: a.name, trigger: a.trigger, isActive: a.isActive, actionType: a.action.type,
+    ...(a.action.pipelineId !== undefined ? { pipelineId: a.action.pipelineId } : {}),
+  };
+}
+
+const automationFields = (a: Pick<AutomationRow, 'name' | 'trigger' | 'conditions' | 'action' | 'isActive'>) =>
+  ({ name: a.name, trigger: a.trigger, conditions: a.conditions, action: a.action, isActive: a.isActive });
+
 async function findAutomation(tx: Db, tenantId: number, id: number) {
   const [row] = await tx.select().from(automations).where(and(eq(automations.tenantId, tenantId), eq(automations.id, id)));
   if (!row) throw new NotFoundError('Automation', id);
@@ -80,12 +91,13 @@ export function createAutomationsService(db: Db) {
         const [row] = await tx.insert(automations).values({
           tenantId: auth.tenantId, name: body.name, trigger: body.trigger, conditions: (body.conditions ?? {}) as AutomationRow['conditions'], action, isActive: body.isActive ?? true,
         }).returning();
+        await recordChanges(tx, auth, [{ type: 'automation.created', entityId: row.id, data: automationData(row) }]);
         return toItem(row);
       }),
 
     update: (auth: Principal, id: number, body: UpdateAutomationBody) =>
       withTenant(db, auth, async (tx) => {
-        await findAutomation(tx, auth.tenantId, id);
+        const before = await findAutomation(tx, auth.tenantId, id);
         assertWholeTree(auth, 'Changing an automation');
         checkConditions(body.conditions);
         const set: Partial<AutomationRow> = {};
@@ -95,14 +107,19 @@ export function createAutomationsService(db: Db) {
         if (body.conditions !== undefined) set.conditions = body.conditions as AutomationRow['conditions'];
         if (body.isActive !== undefined) set.isActive = body.isActive;
         const [row] = await tx.update(automations).set({ ...set, updatedAt: sql`now()` }).where(and(eq(automations.tenantId, auth.tenantId), eq(automations.id, id))).returning();
+        // Both sides as stored (jsonb orders an object's keys): only what the body set, and only what differs.
+        const after = automationFields(row);
+        const diff = fieldChanges(automationFields(before), Object.fromEntries(Object.keys(set).map((k) => [k, after[k as keyof typeof after]])));
+        if (diff) await recordChanges(tx, auth, [{ type: 'automation.updated', entityId: id, changes: diff, data: automationData(row) }]);
         return toItem(row);
       }),
 
     remove: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
-        await findAutomation(tx, auth.tenantId, id);
+        const row = await findAutomation(tx, auth.tenantId, id);
         assertWholeTree(auth, 'Deleting an automation');
         await tx.delete(automations).where(and(eq(automations.tenantId, auth.tenantId), eq(automations.id, id)));
+        await recordChanges(tx, auth, [{ type: 'automation.deleted', entityId: id, data: automationData(row) }]);
       }),
   };
 }
@@ -208,7 +225,7 @@ async function runAutomation(tx: Db, change: ChangeEvent, automation: Automation
   const [first] = await cardsRepo.stepsOf(tx, change.tenantId, [pipeline.id]);
   if (!first) return;
   // Already active in the pipeline: nothing to do (the unique index would refuse the card anyway).
-  await addCard(tx, actor, { pipelineId: pipeline.id, firstStep: first.step, contactId: contact.id, assigneeUserId: userId, groupId }, today);
+  await addCard(tx, actor, { pipelineId: pipeline.id, pipelineName: pipeline.name, firstStep: first.step, contactId: contact.id, assigneeUserId: userId, groupId }, today);
 }
 
 /**

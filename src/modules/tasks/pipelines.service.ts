@@ -1,3 +1,4 @@
+import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
@@ -7,7 +8,7 @@ import { addCard, moveCard, removeCard, type CardStep } from './cards.js';
 import * as cardsRepo from './pipelines.repository.js';
 import { requireContact, requireUser, requireVisibleGroup, tenantToday } from './task-refs.js';
 import * as repo from './tasks.repository.js';
-import type { BoardQuery, CardItem, CreateCardBody, CreatePipelineBody, ListCardsQuery, MoveCardBody, StepInput, UpdatePipelineBody } from './tasks.schemas.js';
+import type { BoardQuery, CardItem, CreateCardBody, CreatePipelineBody, ListCardsQuery, MoveCardBody, PipelineItem, StepInput, UpdatePipelineBody } from './tasks.schemas.js';
 
 /** Pipelines and automations are tenant-wide structure, like group categories: writing them needs hierarchy:all. */
 export function assertWholeTree(auth: Principal, what: string): void {
@@ -29,6 +30,16 @@ async function checkStepAssignees(tx: Db, tenantId: number, steps: StepInput[]) 
 }
 
 const stepValues = (s: StepInput, i: number): cardsRepo.StepValues => ({ name: s.name, position: i + 1, dueInDays: s.dueInDays ?? 0, assigneeUserId: s.assigneeUserId ?? null });
+
+/** A pipeline's recorded fields: its steps in order, as {id, name, dueInDays, assigneeUserId} (a step's position is its place). */
+function pipelineFields(p: PipelineItem) {
+  return {
+    name: p.name, description: p.description, isActive: p.isActive,
+    steps: p.steps.map((s) => ({ id: s.id, name: s.name, dueInDays: s.dueInDays, assigneeUserId: s.assignee?.id ?? null })),
+  };
+}
+
+const pipelineData = (p: PipelineItem) => ({ pipelineId: p.id, name: p.name, isActive: p.isActive, stepIds: p.steps.map((s) => s.id) });
 
 export function createPipelinesService(db: Db) {
   async function visibleCard(tx: Db, auth: Principal, id: number) {
@@ -61,12 +72,15 @@ export function createPipelinesService(db: Db) {
         if (body.steps.some((s) => s.id !== undefined)) throw new BadRequestError('body/steps of a new pipeline must not have an id');
         const id = await cardsRepo.insertPipeline(tx, auth.tenantId, { name: body.name, description: body.description ?? null, isActive: body.isActive ?? true });
         await cardsRepo.insertSteps(tx, auth.tenantId, id, body.steps.map(stepValues));
-        return (await cardsRepo.getPipelineItem(tx, auth.tenantId, id))!;
+        const item = (await cardsRepo.getPipelineItem(tx, auth.tenantId, id))!;
+        await recordChanges(tx, auth, [{ type: 'pipeline.created', entityId: id, data: { ...pipelineData(item), steps: pipelineFields(item).steps } }]);
+        return item;
       }),
 
     update: (auth: Principal, id: number, body: UpdatePipelineBody) =>
       withTenant(db, auth, async (tx) => {
-        await requirePipeline(tx, auth.tenantId, id);
+        const before = await cardsRepo.getPipelineItem(tx, auth.tenantId, id);
+        if (!before) throw new NotFoundError('Pipeline', id);
         assertWholeTree(auth, 'Changing a pipeline');
         if (body.steps) {
           const current = await pipelineSteps(tx, auth.tenantId, id);
@@ -89,15 +103,31 @@ export function createPipelinesService(db: Db) {
         }
         const { name, description, isActive } = body;
         await cardsRepo.updatePipeline(tx, auth.tenantId, id, Object.fromEntries(Object.entries({ name, description, isActive }).filter(([, v]) => v !== undefined)));
-        return (await cardsRepo.getPipelineItem(tx, auth.tenantId, id))!;
+        const after = (await cardsRepo.getPipelineItem(tx, auth.tenantId, id))!;
+        // Step changes (added, renamed, reordered, removed) are part of pipeline.updated: `steps` {from, to}.
+        const sent = pipelineFields(after);
+        const diff = fieldChanges(pipelineFields(before), { name, description, isActive, steps: body.steps ? sent.steps : undefined });
+        if (diff) {
+          const beforeIds = new Set(before.steps.map((s) => s.id));
+          const afterIds = new Set(after.steps.map((s) => s.id));
+          await recordChanges(tx, auth, [{
+            type: 'pipeline.updated', entityId: id, changes: diff,
+            data: {
+              ...pipelineData(after),
+              ...(diff.steps ? { addedStepIds: [...afterIds].filter((s) => !beforeIds.has(s)), removedStepIds: [...beforeIds].filter((s) => !afterIds.has(s)) } : {}),
+            },
+          }]);
+        }
+        return after;
       }),
 
     remove: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
-        await requirePipeline(tx, auth.tenantId, id);
+        const pipeline = await requirePipeline(tx, auth.tenantId, id);
         assertWholeTree(auth, 'Deleting a pipeline');
         if (await cardsRepo.pipelineHasCards(tx, auth.tenantId, id)) throw new ConflictError(`Pipeline ${id} has cards; deactivate it instead`);
         await cardsRepo.deletePipeline(tx, auth.tenantId, id);
+        await recordChanges(tx, auth, [{ type: 'pipeline.deleted', entityId: id, data: { pipelineId: id, name: pipeline.name, isActive: pipeline.isActive } }]);
       }),
 
     board: (auth: Principal, id: number, query: BoardQuery) =>
@@ -143,7 +173,7 @@ export function createPipelinesService(db: Db) {
         if (existing !== undefined) throw duplicate();
         const [firstStep] = await pipelineSteps(tx, auth.tenantId, pipelineId);
         const today = await tenantToday(tx, auth.tenantId);
-        const card = await addCard(tx, auth, { pipelineId, firstStep, contactId: body.contactId, assigneeUserId: body.assigneeUserId ?? null, groupId: body.groupId ?? null }, today);
+        const card = await addCard(tx, auth, { pipelineId, pipelineName: pipeline.name, firstStep, contactId: body.contactId, assigneeUserId: body.assigneeUserId ?? null, groupId: body.groupId ?? null }, today);
         if (!card) throw duplicate();
         return cardsRepo.getCardItem(tx, auth.tenantId, card.id, today);
       }),
@@ -166,7 +196,7 @@ export function createPipelinesService(db: Db) {
         }
         if (card.status !== 'Active') throw new ConflictError(`Card ${id} is ${card.status}; only an Active card moves`);
         const today = await tenantToday(tx, auth.tenantId);
-        if (to?.id !== card.stepId) await moveCard(tx, auth, card, to, today);
+        if (to?.id !== card.stepId) await moveCard(tx, auth, card, steps[at], to, today);
         return cardsRepo.getCardItem(tx, auth.tenantId, id, today);
       }),
 

@@ -55,16 +55,16 @@ export const seedTasksDemo: DemoSeeder = async (db: Db, demo) => {
     ]);
     // Two are done already.
     await tx.execute(sql`update tasks set status = 'Done', completed_at = now() where tenant_id = ${demo.tenantId} and id in (${rows[5].id}, ${rows[3].id})`);
-    const [pipeline] = await tx.select({ id: pipelines.id }).from(pipelines).where(and(eq(pipelines.tenantId, demo.tenantId), eq(pipelines.name, 'New people')));
+    const [pipeline] = await tx.select({ id: pipelines.id, name: pipelines.name }).from(pipelines).where(and(eq(pipelines.tenantId, demo.tenantId), eq(pipelines.name, 'New people')));
     if (!pipeline) return;
     const steps = await tx.select().from(pipelineSteps).where(and(eq(pipelineSteps.tenantId, demo.tenantId), eq(pipelineSteps.pipelineId, pipeline.id))).orderBy(asc(pipelineSteps.position));
     const guests = demo.morePeople.slice(-4);
     for (const [i, contactId] of guests.entries()) {
-      const card = await addCard(tx, actor, { pipelineId: pipeline.id, firstStep: steps[0], contactId, assigneeUserId: leader?.id ?? null, groupId: i % 2 ? hillside : riverside }, today);
+      const card = await addCard(tx, actor, { pipelineId: pipeline.id, pipelineName: pipeline.name, firstStep: steps[0], contactId, assigneeUserId: leader?.id ?? null, groupId: i % 2 ? hillside : riverside }, today);
       // Spread them over the first steps.
       let current = card;
       for (let s = 1; current && s <= i % 3; s++) {
-        await moveCard(tx, actor, current, steps[s], today);
+        await moveCard(tx, actor, current, steps[s - 1], steps[s], today);
         current = { ...current, stepId: steps[s].id };
       }
     }
