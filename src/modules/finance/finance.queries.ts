@@ -62,17 +62,25 @@ export async function financeSummary(tx: Db, auth: Pick<Principal, 'tenantId' | 
   const t = auth.tenantId;
   const settings = await loadTenantSettings(tx, t);
   const { from, to, interval } = summaryWindow(settings.timeZone, query);
-  const amounts = await tx.execute(givingAmountsSql(t, { from, to, fundId: query.fundId }, (date) => sql`to_char(${periodStartSql(date, interval)}, 'YYYY-MM-DD')`));
-  const donors = await tx.execute(givingDonorsSql(t, { from, to, interval, fundId: query.fundId }));
+  // One statement: the donor counts (one row) beside the amounts (a row per period and fund, if any).
+  const amounts = givingAmountsSql(t, { from, to, fundId: query.fundId }, (date) => sql`to_char(${periodStartSql(date, interval)}, 'YYYY-MM-DD')`);
+  const rows = rowsOf<{ bucket: string | null; fund_id: unknown; fund_name: string | null; net: unknown; gifts: unknown; donor_periods: unknown; donor_total: unknown }>(
+    await tx.execute(sql`
+      select a.bucket, a.fund_id, a.fund_name, a.net, a.gifts, d.periods as donor_periods, d.total as donor_total
+      from (${givingDonorsSql(t, { from, to, interval, fundId: query.fundId })}) d
+      left join (${amounts}) a on true
+      order by a.bucket, a.fund_name, a.fund_id`),
+  );
   const periods = new Map(periodStarts(from, to, interval).map((p) => [p, { period: p, total: 0, count: 0, byFund: [] as ByFund }]));
-  for (const r of rowsOf<{ bucket: string; fund_id: unknown; fund_name: string | null; net: unknown; gifts: unknown }>(amounts)) {
+  for (const r of rows) {
+    if (r.bucket === null) continue;
     const p = periods.get(r.bucket)!;
     const fundId = Number(r.fund_id);
     if (fundId === (query.fundId ?? 0)) Object.assign(p, { total: toMinor(r.net), count: Number(r.gifts) });
     // A fund appears in a period when a gift not fully refunded has a line in it (its net may be 0).
     if (fundId !== 0 && Number(r.gifts) > 0) p.byFund.push({ fund: { id: fundId, name: r.fund_name ?? '' }, amount: toMinor(r.net) });
   }
-  const d = rowsOf<{ periods: unknown; total: unknown }>(donors)[0];
+  const d = { periods: rows[0].donor_periods, total: rows[0].donor_total };
   const perPeriod = parseIntArray(d.periods);
   const data = [...periods.values()].map((p, i) => ({ period: p.period, total: p.total, count: p.count, donors: perPeriod[i] ?? 0, byFund: p.byFund }));
   const total = data.reduce((a, p) => a + p.total, 0);
