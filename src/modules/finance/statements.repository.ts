@@ -47,11 +47,11 @@ export async function donorsReaching(tx: Db, tenantId: number, scope: StatementS
 /**
  * Statements of the contacts among `contactIds` that exist (keyed by contact id), in one statement:
  * a row per contact with its lines and its totals (per fund by name, then all funds) as JSON, amounts
- * as text (exact whatever their size).
+ * as text (exact whatever their size); the tenant's name and currency from the tenant row unless given.
  */
-export async function loadStatements(tx: Db, tenantId: number, contactIds: readonly number[], scope: StatementScope, tenantName: string, currency: string): Promise<Map<number, Statement>> {
+export async function loadStatements(tx: Db, tenantId: number, contactIds: readonly number[], scope: StatementScope, tenant?: { name: string; currency: string }): Promise<Map<number, Statement>> {
   const ids = idArray(contactIds);
-  const rows = rowsOf<{ id: unknown; first_name: string; last_name: string; street: string | null; city: string | null; country: string | null; has_address: boolean; lines: unknown; totals: unknown }>(
+  const rows = rowsOf<{ id: unknown; first_name: string; last_name: string; street: string | null; city: string | null; country: string | null; has_address: boolean; lines: unknown; totals: unknown; tenant_name: string; currency: string }>(
     await tx.execute(sql`
       with g as materialized (${giftsSql(tenantId, ids, scope)}),
       l as (
@@ -67,8 +67,9 @@ export async function loadStatements(tx: Db, tenantId: number, contactIds: reado
         ) s group by s.contact_id
       )
       select k.id, coalesce(p.first_name, co.name, '') as first_name, coalesce(p.last_name, '') as last_name,
-        a.street, a.city, a.country, a.id is not null as has_address, l.lines, t.totals
+        a.street, a.city, a.country, a.id is not null as has_address, l.lines, t.totals, tn.name as tenant_name, tn.currency
       from contacts k
+      join tenants tn on tn.id = k.tenant_id
       left join persons p on p.tenant_id = k.tenant_id and p.contact_id = k.id
       left join companies co on co.tenant_id = k.tenant_id and co.contact_id = k.id
       left join lateral (select id, street, city, country from contact_addresses a where a.tenant_id = k.tenant_id and a.contact_id = k.id
@@ -81,10 +82,10 @@ export async function loadStatements(tx: Db, tenantId: number, contactIds: reado
   const out = new Map<number, Statement>();
   for (const k of rows) {
     const statement: Statement = {
-      tenant: { name: tenantName },
+      tenant: { name: tenant?.name ?? k.tenant_name },
       contact: { id: Number(k.id), firstName: k.first_name, lastName: k.last_name, address: k.has_address ? { street: k.street, city: k.city, country: k.country } : null },
       period: { from: scope.from, to: scope.to },
-      currency,
+      currency: tenant?.currency ?? k.currency,
       lines: json<[unknown, string, unknown, string, boolean, string, ContributionMethod, string | null]>(k.lines).map(([contributionId, date, fundId, fundName, isTaxDeductible, net, method, reference]) => ({
         contributionId: Number(contributionId), date, fund: { id: Number(fundId), name: fundName }, amount: toMinor(net), method, reference, isTaxDeductible,
       })),

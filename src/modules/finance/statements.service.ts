@@ -36,9 +36,10 @@ export function statementFilename(s: Statement, ext: string): string {
 export function createStatementsService({ db }: { db: Db }) {
   async function one(auth: Principal, contactId: number, query: StatementQuery): Promise<StatementOutput> {
     const statement = await withTenant(db, auth, async (tx) => {
-      const settings = await loadTenantSettings(tx, auth.tenantId);
-      const period = statementPeriod(settings.timeZone, query.from, query.to);
-      const map = await loadStatements(tx, auth.tenantId, [contactId], period, settings.name, settings.currency);
+      // The time zone only places the default period: with both dates the statement reads the tenant itself.
+      const timeZone = query.from !== undefined && query.to !== undefined ? 'UTC' : (await loadTenantSettings(tx, auth.tenantId)).timeZone;
+      const period = statementPeriod(timeZone, query.from, query.to);
+      const map = await loadStatements(tx, auth.tenantId, [contactId], period);
       const statement = map.get(contactId);
       if (!statement) throw new NotFoundError('Contact', contactId);
       return statement;
@@ -94,7 +95,7 @@ export function createStatementsService({ db }: { db: Db }) {
         void (async () => {
           for (let i = 0; i < donors.length; i += 100) {
             const chunk = donors.slice(i, i + 100);
-            const statements = await withTenant(db, auth, (tx) => loadStatements(tx, auth.tenantId, chunk, scope, settings.name, settings.currency));
+            const statements = await withTenant(db, auth, (tx) => loadStatements(tx, auth.tenantId, chunk, scope, settings));
             for (const id of chunk) {
               const s = statements.get(id);
               if (!s) continue;
