@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { BadRequestError, ForbiddenError } from '../../lib/errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { toMinor } from '../../lib/money.js';
 import { defaultWindow, periodStartSql, periodStarts, todayIn, type Interval } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
@@ -60,17 +60,20 @@ export function summaryWindow(timeZone: string, query: SummaryQuery): { from: st
 export async function financeSummary(tx: Db, auth: Pick<Principal, 'tenantId' | 'permissions'>, query: SummaryQuery): Promise<Summary> {
   if (!auth.permissions.has('finance:read')) throw new ForbiddenError('Missing permission finance:read');
   const t = auth.tenantId;
-  const settings = await loadTenantSettings(tx, t);
-  const { from, to, interval } = summaryWindow(settings.timeZone, query);
+  // The time zone only places the default window: with both dates the statement reads the currency itself.
+  const timeZone = query.from !== undefined && query.to !== undefined ? 'UTC' : (await loadTenantSettings(tx, t)).timeZone;
+  const { from, to, interval } = summaryWindow(timeZone, query);
   // One statement: the donor counts (one row) beside the amounts (a row per period and fund, if any).
   const amounts = givingAmountsSql(t, { from, to, fundId: query.fundId }, (date) => sql`to_char(${periodStartSql(date, interval)}, 'YYYY-MM-DD')`);
-  const rows = rowsOf<{ bucket: string | null; fund_id: unknown; fund_name: string | null; net: unknown; gifts: unknown; donor_periods: unknown; donor_total: unknown }>(
+  const rows = rowsOf<{ bucket: string | null; fund_id: unknown; fund_name: string | null; net: unknown; gifts: unknown; donor_periods: unknown; donor_total: unknown; currency: string }>(
     await tx.execute(sql`
-      select a.bucket, a.fund_id, a.fund_name, a.net, a.gifts, d.periods as donor_periods, d.total as donor_total
-      from (${givingDonorsSql(t, { from, to, interval, fundId: query.fundId })}) d
+      select a.bucket, a.fund_id, a.fund_name, a.net, a.gifts, d.periods as donor_periods, d.total as donor_total, tn.currency
+      from tenants tn cross join (${givingDonorsSql(t, { from, to, interval, fundId: query.fundId })}) d
       left join (${amounts}) a on true
+      where tn.id = ${t}
       order by a.bucket, a.fund_name, a.fund_id`),
   );
+  if (!rows[0]) throw new NotFoundError('Tenant', t);
   const periods = new Map(periodStarts(from, to, interval).map((p) => [p, { period: p, total: 0, count: 0, byFund: [] as ByFund }]));
   for (const r of rows) {
     if (r.bucket === null) continue;
@@ -89,7 +92,7 @@ export async function financeSummary(tx: Db, auth: Pick<Principal, 'tenantId' | 
     from,
     to,
     interval,
-    currency: settings.currency,
+    currency: rows[0].currency,
     data,
     totals: { total, count, donors: Number(d.total), averageGift: count ? Math.floor(total / count) : 0 },
   };
