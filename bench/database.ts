@@ -17,6 +17,8 @@ export interface BenchDbOptions {
   otherTenants: number;
   /** Keep an existing database of the same size (its manifest must exist). */
   reuse: boolean;
+  /** With reuse: skip the VACUUM ANALYZE of the whole database (a run right after another one). */
+  skipVacuum?: boolean;
   log: (message: string) => void;
 }
 
@@ -38,7 +40,8 @@ export async function prepareDatabase(opts: BenchDbOptions): Promise<{ appDb: Ap
     // Migrations added since the load (new indexes, functions) apply to the kept data too.
     await migrate(appDb);
     await syncSystemRoles(appDb.db);
-    await appDb.db.execute(sql`vacuum analyze`);
+    if (opts.skipVacuum) opts.log('not vacuumed (--skip-vacuum)');
+    else await appDb.db.execute(sql`vacuum analyze`);
     return { appDb, dataset: JSON.parse(fs.readFileSync(file, 'utf8')), loadSeconds: null };
   }
   if (opts.databaseUrl) {

@@ -36,6 +36,7 @@ const { values: args } = parseArgs({
     scenarios: { type: 'string', default: 'all' },
     imports: { type: 'string', default: '5' },
     reuse: { type: 'boolean', default: false },
+    'skip-vacuum': { type: 'boolean', default: false },
     drop: { type: 'boolean', default: false },
     'generate-only': { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -80,7 +81,7 @@ async function main() {
   const dataDir = path.join(os.tmpdir(), 'parish-bench-pglite');
   const otherTenants = Number(args['other-tenants']);
   log(`preparing the ${size} data set on ${url ? new URL(url).pathname.slice(1) + ' (PostgreSQL)' : 'PGlite ' + dataDir}`);
-  const { appDb, dataset, loadSeconds } = await prepareDatabase({ databaseUrl: url, dataDir, size, otherTenants, reuse: args.reuse!, log });
+  const { appDb, dataset, loadSeconds } = await prepareDatabase({ databaseUrl: url, dataDir, size, otherTenants, reuse: args.reuse!, skipVacuum: args['skip-vacuum'], log });
   if (loadSeconds !== null) log(`loaded in ${loadSeconds.toFixed(1)} s`);
   const version = ((await appDb.db.execute(sql`select version() as v`)) as unknown as { rows: { v: string }[] }).rows[0].v;
   const database = url ? version.split(' on ')[0] : `PGlite (${version.split(' on ')[0]})`;
