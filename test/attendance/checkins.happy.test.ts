@@ -98,4 +98,21 @@ describe('check-in', () => {
     expect(new Set(codes).size).toBe(30);
     codes.forEach((c) => expect(c).toMatch(CODE));
   });
+  it('a contact already present keeps the one record, gains the check-in instant, and records no second attendance change', async () => {
+    const t = await newTenant(ctx);
+    const g = await newGroup(ctx, t, { name: 'Church', category: 'Church' });
+    const s = await newSession(ctx, t, { groupId: g.id }, '2026-06-07');
+    const family = await newContacts(ctx, t, 4, 'Kid');
+    const admin = api(ctx.app, t.admin.token);
+    expect((await admin.post(`/api/attendance/sessions/${s.id}/records`, { contactIds: [family[1]] })).statusCode).toBe(201);
+    const res = await admin.post('/api/attendance/checkins', { sessionId: s.id, contactIds: family });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().checkIns.map((k: { contact: { id: number } }) => k.contact.id)).toEqual(family);
+    const records = (await admin.get(`/api/attendance/records?groupId=${g.id}&limit=100`)).json();
+    expect(records.total).toBe(4);
+    expect(records.data.every((r: { checkedInAt: string | null }) => r.checkedInAt !== null)).toBe(true);
+    expect((await changesOf(ctx, t, 'attendance.recorded')).map((c) => c.data.contactId).sort()).toEqual([...family].sort());
+    expect((await changesOf(ctx, t, 'attendance.first_visit')).map((c) => c.data.contactId).sort()).toEqual([...family].sort());
+    expect((await changesOf(ctx, t, 'checkin.created')).map((c) => c.data.contactId)).toEqual(family);
+  });
 });

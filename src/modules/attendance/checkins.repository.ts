@@ -1,6 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import type { CheckinStatus } from '../../db/schema/attendance.js';
+import { groups } from '../../db/schema/index.js';
+import { visibleGroupFilter, type GroupScope } from '../groups/groups.visibility.js';
 import { idArray } from '../events/contact-refs.repository.js';
 import { rowsOf } from './attendance.queries.js';
 import type { CheckinItem } from './attendance.schemas.js';
@@ -33,6 +36,121 @@ export async function insertCheckins(
       order by n returning id`),
   );
   return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}
+
+export interface CheckInInput {
+  sessionId: number;
+  contactIds: readonly number[];
+  roomGroupId: number | null;
+  /** Candidate codes, best first: the first one no open check-in of the session holds is taken. */
+  codes: readonly string[];
+}
+
+export interface CheckInOutcome {
+  /** The session, when it exists and the caller sees it. */
+  session?: { id: number; date: string; serviceId: number | null; groupId: number | null; eventId: number | null };
+  /** The room exists and the caller sees it (true when none was named). */
+  roomOk: boolean;
+  /** Contacts that do not exist, in request order. */
+  missing: number[];
+  /** Contacts already checked in to the session (open), by id. */
+  open: number[];
+  /** The code taken; undefined when a check failed or every candidate was held. */
+  code?: string;
+  checkIns: CheckinItem[];
+  /** The attendance records inserted (contacts already present are left out). */
+  records: { id: number; contactId: number; isFirstTime: boolean }[];
+}
+
+const sessionGroup = alias(groups, 'ck_sg');
+const roomGroup = alias(groups, 'ck_rg');
+
+/**
+ * A family's check-in in ONE statement (modules-contract §1): the session (visible to the caller),
+ * the room, the contacts' existence and their open check-ins are checked, and only when all pass are
+ * the code taken, the check-ins and the attendance records inserted (each insert reads the code's
+ * RETURNING, so a failed check or a code held by every candidate writes nothing). The code is the
+ * first candidate that no open check-in of the session holds; the partial unique index still decides
+ * against a concurrent transaction (ON CONFLICT DO NOTHING: no code, the caller draws again).
+ * Records of contacts already present are skipped (ON CONFLICT DO NOTHING); the insert trigger takes
+ * the contact's first visit as on every other write path.
+ */
+export async function checkInFamily(tx: Db, tenantId: number, scope: GroupScope, input: CheckInInput): Promise<CheckInOutcome> {
+  const t = tenantId;
+  const sid = input.sessionId;
+  const ids = idArray(input.contactIds);
+  const room = input.roomGroupId;
+  const roomCheck = room === null
+    ? sql`true`
+    : sql`exists (select 1 from groups ck_rg where ${roomGroup.tenantId} = ${t} and ${roomGroup.id} = ${room} and ${visibleGroupFilter(scope, roomGroup)})`;
+  const rows = rowsOf<Record<string, unknown>>(
+    await tx.execute(sql`
+      with sess as (
+        select s.id, to_char(s.date, 'YYYY-MM-DD') as date, s.service_id, s.group_id, s.event_id
+        from attendance_sessions s left join groups ck_sg on ${sessionGroup.tenantId} = ${t} and ${sessionGroup.id} = s.group_id
+        where s.tenant_id = ${t} and s.id = ${sid} and (s.group_id is null or ${visibleGroupFilter(scope, sessionGroup)})
+      ), input as (
+        select x.c, x.n from unnest(${ids}) with ordinality as x(c, n)
+      ), checks as (
+        select (select count(*) from sess) = 1 as session_ok, ${roomCheck} as room_ok,
+          (select coalesce(array_agg(i.c order by i.n), '{}') from input i
+            where not exists (select 1 from contacts c where c.tenant_id = ${t} and c.id = i.c)) as missing,
+          (select coalesce(array_agg(k.contact_id order by k.contact_id), '{}') from attendance_checkins k
+            where k.tenant_id = ${t} and k.session_id = ${sid} and k.status = 'CheckedIn' and k.contact_id = any(${ids})) as open
+      ), code as (
+        insert into attendance_checkin_codes (tenant_id, session_id, code)
+        select ${t}::bigint, ${sid}::bigint, y.code from (
+          select x.code from checks, unnest(${`{${input.codes.join(',')}}`}::text[]) with ordinality as x(code, n)
+          where checks.session_ok and checks.room_ok and cardinality(checks.missing) = 0 and cardinality(checks.open) = 0
+            and not exists (select 1 from attendance_checkin_codes o where o.tenant_id = ${t} and o.session_id = ${sid} and o.code = x.code and o.is_open)
+          order by x.n limit 1) y
+        on conflict do nothing
+        returning id, code
+      ), ins as (
+        insert into attendance_checkins (tenant_id, session_id, contact_id, code_id, security_code, room_group_id)
+        select ${t}::bigint, ${sid}::bigint, i.c, code.id, code.code, ${room}::bigint from code, input i order by i.n
+        returning id, contact_id, room_group_id, security_code, status, checked_in_at
+      ), rec as (
+        insert into attendance_records (tenant_id, session_id, contact_id, kind, checked_in_at)
+        select ${t}::bigint, ${sid}::bigint, i.c, 'Regular', now() from code, input i order by i.n
+        on conflict do nothing
+        returning id, contact_id, is_first_time
+      )
+      select checks.session_ok, checks.room_ok, checks.missing::text as missing, checks.open::text as open,
+        sess.date, sess.service_id, sess.group_id, sess.event_id, (select code from code) as code,
+        ins.id, ins.contact_id, coalesce(p.first_name, co.name, '') as first_name, coalesce(p.last_name, '') as last_name,
+        ins.room_group_id, rg.name as room_name, ins.security_code, ins.status, ${ms(sql`ins.checked_in_at`)} as checked_in_at,
+        rec.id as record_id, rec.is_first_time
+      from checks
+        left join sess on true
+        left join ins on true
+        left join rec on rec.contact_id = ins.contact_id
+        left join groups rg on rg.tenant_id = ${t} and rg.id = ins.room_group_id
+        left join persons p on p.tenant_id = ${t} and p.contact_id = ins.contact_id
+        left join companies co on co.tenant_id = ${t} and co.contact_id = ins.contact_id
+      order by ins.id`),
+  );
+  const first = rows[0];
+  const intList = (v: unknown) => String(v ?? '{}').replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+  const out: CheckInOutcome = {
+    roomOk: Boolean(first.room_ok),
+    missing: intList(first.missing),
+    open: intList(first.open),
+    code: first.code === null || first.code === undefined ? undefined : String(first.code),
+    checkIns: [],
+    records: [],
+  };
+  if (first.session_ok) {
+    const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    out.session = { id: sid, date: String(first.date), serviceId: n(first.service_id), groupId: n(first.group_id), eventId: n(first.event_id) };
+  }
+  for (const r of rows) {
+    if (r.id === null || r.id === undefined) continue;
+    out.checkIns.push(toItem({ ...r, session_id: sid, checked_out_at: null }));
+    if (r.record_id !== null && r.record_id !== undefined) out.records.push({ id: Number(r.record_id), contactId: Number(r.contact_id), isFirstTime: Boolean(r.is_first_time) });
+  }
+  out.records.sort((a, b) => a.id - b.id);
+  return out;
 }
 
 /** Closes the open code and checks out everyone under it; returns the check-in ids (none: unknown or used code). */

@@ -1,23 +1,23 @@
 import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { recordChanges } from '../../changes/recorder.js';
+import { recordChanges, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
-import { findContactRefs } from '../events/contact-refs.repository.js';
-import { visibleGroup } from '../groups/groups.access.js';
 import { loadGroupScope } from '../groups/groups.visibility.js';
 import { isSessionVisible, readableSession } from './attendance.access.js';
 import { loadAttendanceScope } from './attendance.scope.js';
 import type { CheckinItem, CheckoutBody, CreateCheckinBody, ListCheckinsQuery } from './attendance.schemas.js';
 import * as repo from './checkins.repository.js';
-import { recordPresence } from './records.service.js';
+import { markCheckedIn } from './records.repository.js';
 import { findSession } from './sessions.repository.js';
 
 /** Security codes: 4 characters without look-alikes (no B/8, G/6, I/1, O/0, S/5, Z/2). */
 export const CODE_ALPHABET = 'ACDEFHJKLMNPQRTUVWXY3479';
 const MAX_CODE_TRIES = 20;
+/** Candidates per statement: one is almost always free (24^4 codes). */
+const CODES_PER_TRY = 4;
 
 export function newSecurityCode(): string {
   let code = '';
@@ -35,30 +35,41 @@ export function createCheckinsService(db: Db) {
   return {
     checkIn: (auth: Principal, body: CreateCheckinBody) =>
       withTenant(db, auth, async (tx) => {
-        const { session, scope } = await readableSession(tx, auth, body.sessionId);
+        const scope = await loadGroupScope(tx, auth);
         const roomId = body.roomGroupId ?? null;
-        if (roomId !== null) await visibleGroup(tx, auth, scope, roomId);
-        const found = await findContactRefs(tx, auth.tenantId, body.contactIds);
-        const missing = body.contactIds.filter((id) => !found.has(id));
-        if (missing.length) throw new NotFoundError(missing.length === 1 ? 'Contact' : 'Contacts', missing);
-        const open = await repo.openCheckinsOf(tx, auth.tenantId, session.id, body.contactIds);
-        if (open.length) throw new ConflictError(`Contact(s) ${open.join(', ')} already checked in to session ${session.id}`);
-        let code = '';
-        let codeId: number | undefined;
-        for (let i = 0; i < MAX_CODE_TRIES && codeId === undefined; i++) {
-          code = newSecurityCode();
-          codeId = await repo.takeCode(tx, auth.tenantId, session.id, code);
+        // One statement checks and writes (session, room, contacts, open check-ins, code, check-ins,
+        // records); another draw only when every candidate code was held.
+        for (let drawn = 0; drawn < MAX_CODE_TRIES; drawn += CODES_PER_TRY) {
+          const codes = Array.from({ length: CODES_PER_TRY }, newSecurityCode);
+          const done = await repo.checkInFamily(tx, auth.tenantId, scope, { sessionId: body.sessionId, contactIds: body.contactIds, roomGroupId: roomId, codes });
+          const session = done.session;
+          if (!session) throw new NotFoundError('Session', body.sessionId);
+          if (!done.roomOk) throw new NotFoundError('Group', roomId!);
+          if (done.missing.length) throw new NotFoundError(done.missing.length === 1 ? 'Contact' : 'Contacts', done.missing);
+          if (done.open.length) throw new ConflictError(`Contact(s) ${done.open.join(', ')} already checked in to session ${session.id}`);
+          if (done.code === undefined) continue;
+          // Contacts already present keep their record; its check-in instant is set once.
+          const got = new Set(done.records.map((r) => r.contactId));
+          const present = body.contactIds.filter((id) => !got.has(id));
+          if (present.length) await markCheckedIn(tx, auth.tenantId, session.id, present);
+          // The changes of recordPresence (records.service.ts), then the check-ins', in one statement.
+          // The code is a pickup credential: it stays out of the change data.
+          const changes: NewChange[] = [];
+          for (const r of done.records) {
+            const data = { contactId: r.contactId, sessionId: session.id, groupId: session.groupId, serviceId: session.serviceId, eventId: session.eventId, kind: 'Regular', date: session.date };
+            changes.push({ type: 'attendance.recorded', entityId: r.id, data });
+            if (r.isFirstTime) changes.push({ type: 'attendance.first_visit', entityId: r.id, data: { ...data, isFirstTime: true } });
+          }
+          for (const k of done.checkIns) {
+            changes.push({
+              type: 'checkin.created', entityId: k.id,
+              data: { contactId: k.contact.id, sessionId: session.id, groupId: session.groupId, roomGroupId: roomId, serviceId: session.serviceId, eventId: session.eventId },
+            });
+          }
+          await recordChanges(tx, auth, changes);
+          return { securityCode: done.code, checkIns: done.checkIns };
         }
-        if (codeId === undefined) throw new ConflictError(`No free security code for session ${session.id}; check out families first`);
-        const ids = await repo.insertCheckins(tx, auth.tenantId, session.id, codeId, code, roomId, body.contactIds);
-        await recordPresence(tx, auth, session, body.contactIds, 'Regular', { checkedIn: true });
-        const checkIns = await repo.checkinsById(tx, auth.tenantId, ids);
-        // The code is a pickup credential: it stays out of the change data.
-        await recordChanges(tx, auth, checkIns.map((k) => ({
-          type: 'checkin.created' as const, entityId: k.id,
-          data: { contactId: k.contact.id, sessionId: session.id, groupId: session.groupId, roomGroupId: roomId, serviceId: session.serviceId, eventId: session.eventId },
-        })));
-        return { securityCode: code, checkIns };
+        throw new ConflictError(`No free security code for session ${body.sessionId}; check out families first`);
       }),
 
     list: (auth: Principal, query: ListCheckinsQuery) =>

@@ -66,6 +66,29 @@ function recordSelect(t: number, where: SQL, tail: SQL): SQL {
     ${tail}`;
 }
 
+/**
+ * The feed page's select: the same columns as recordSelect, but the names of the group, service,
+ * event and company come from scalar subqueries (one probe per row of the page) instead of joins.
+ * Planning a seven-table join cost several times its execution (parish_bench, RLS on: 3.4 ms to plan,
+ * 0.5 to run; this form 0.6 to plan, 0.4 to run). Only for pages (≤ 100 rows): `where` may name `r`
+ * and `s`.
+ */
+function feedPageSelect(t: number, where: SQL, tail: SQL): SQL {
+  return sql`
+    select r.id, r.session_id, to_char(r.date, 'YYYY-MM-DD') as date, s.source, r.group_id,
+      (select g.name from groups g where g.tenant_id = ${t} and g.id = r.group_id) as group_name,
+      s.service_id, (select sv.name from attendance_services sv where sv.tenant_id = ${t} and sv.id = s.service_id) as service_name,
+      r.event_id, (select e.name from events e where e.tenant_id = ${t} and e.id = r.event_id) as event_name, r.contact_id,
+      coalesce(p.first_name, (select c.name from companies c where c.tenant_id = ${t} and c.contact_id = r.contact_id), '') as first_name,
+      coalesce(p.last_name, '') as last_name, r.kind, r.is_first_time,
+      floor(extract(epoch from r.checked_in_at) * 1000)::float8 as checked_in_at
+    from attendance_records r
+      join attendance_sessions s on s.tenant_id = ${t} and s.id = r.session_id
+      left join persons p on p.tenant_id = ${t} and p.contact_id = r.contact_id
+    where r.tenant_id = ${t} and ${where}
+    ${tail}`;
+}
+
 type RecordRaw = Record<string, unknown>;
 const ref = (id: unknown, name: unknown) => (id === null || id === undefined ? null : { id: Number(id), name: String(name ?? '') });
 
@@ -105,7 +128,8 @@ function kindCounter(kind: RecordKind | undefined, c: { present: SQL; guests: SQ
   return c.present;
 }
 
-async function countFeed(tx: Db, t: number, where: SQL, count: FeedCount): Promise<number> {
+/** A statement of one row, `n`: the feed's exact total. */
+function countFeedSql(t: number, where: SQL, count: FeedCount): SQL {
   let statement: SQL;
   if (count.by === 'records') {
     statement = sql`select count(*) as n from attendance_records r join attendance_sessions s on s.tenant_id = ${t} and s.id = r.session_id
@@ -127,16 +151,25 @@ async function countFeed(tx: Db, t: number, where: SQL, count: FeedCount): Promi
     statement = sql`select coalesce(sum(${n}), 0) as n from attendance_sessions d
       where d.tenant_id = ${t} and ${count.scope.on(sql`d.group_id`)} ${service} ${sql.join(count.range.map((c) => sql`and ${c}`), sql` `)}`;
   }
-  const [c] = rowsOf<{ n: Num }>(await tx.execute(statement));
-  return Number(c.n);
+  return statement;
 }
 
-/** The feed: newest first (date, then id), a page and the exact total. */
+/**
+ * The feed: newest first (date, then id), a page and the exact total, in ONE statement (the total's
+ * row left-joined to the page: an empty page still answers its total).
+ */
 export async function pageRecords(
   tx: Db, tenantId: number, where: SQL, limit: number, offset: number, count: FeedCount,
 ): Promise<{ items: RecordItem[]; total: number }> {
-  const rows = rowsOf<RecordRaw>(await tx.execute(recordSelect(tenantId, where, sql`order by r.date desc, r.id desc limit ${limit} offset ${offset}`)));
-  return { items: rows.map(toRecordItem), total: await countFeed(tx, tenantId, where, count) };
+  const rows = rowsOf<RecordRaw & { total: Num }>(
+    await tx.execute(sql`
+      select page.*, cnt.n as total
+      from (${countFeedSql(tenantId, where, count)}) cnt
+        left join (${feedPageSelect(tenantId, where, sql`order by r.date desc, r.id desc limit ${limit} offset ${offset}`)}) page on true
+      order by page.date desc, page.id desc`),
+  );
+  const total = rows.length ? Number(rows[0].total) : 0;
+  return { items: rows.filter((r) => r.id !== null && r.id !== undefined).map(toRecordItem), total };
 }
 
 /** Every record of a session (the session read), in arrival order. */

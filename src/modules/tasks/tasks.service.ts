@@ -36,7 +36,8 @@ export function createTasksService(db: Db) {
       withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const scope = await loadGroupScope(tx, auth);
-        const today = await tenantToday(tx, auth.tenantId);
+        // The tenant's date inside the list statement: no round trip for the time zone.
+        const today = repo.tenantTodaySql(auth.tenantId);
         const filter: repo.TaskFilter = {
           assignee: query.assignee === undefined || query.assignee === 'me' || query.assignee === 'unassigned' ? query.assignee : Number(query.assignee),
           status: query.status, priority: query.priority, overdue: query.overdue, dueFrom: query.dueFrom, dueTo: query.dueTo,
