@@ -123,7 +123,7 @@ describe('attendance reports', () => {
     expect(zone.totals).toEqual({ firstVisit: 3, secondVisit: 1, threePlusVisits: 1, joinedGroup: 2, serving: 1, baptised: 1 });
   });
 
-  it('retention-funnel: the per-visitor facts kept by triggers (migration 0021) follow every write, as counted from the tables', async () => {
+  it('retention-funnel: follows every write to the tables its facts come from, as counted from them', async () => {
     const window = { from: addDays(today(), -400), to: today() };
     const report = async () => (await api(ctx.app, t.admin.token).get(`/api/reports/retention-funnel?from=${window.from}&to=${window.to}`)).json().totals;
     // The funnel's rules counted from the source tables (the report's SQL before the facts were kept).
