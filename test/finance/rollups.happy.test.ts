@@ -133,6 +133,7 @@ describe('giving rollups', () => {
       const res = await api(ctx.app, token).get(`/api/finance/summary?${query}`);
       expect(res.statusCode, res.body).toBe(200);
       const s = res.json();
+      expect(s.currency).toBe('USD');
       const raw = await rawSummary(t.id, from, to, interval, fundId);
       const label = `${from}..${to} ${interval} ${fundId ?? ''}`;
       expect(s.data.filter((p: { count: number }) => p.count > 0).map((p: { period: string; total: number; count: number; donors: number }) => ({ period: p.period, total: p.total, count: p.count, donors: p.donors })), label).toEqual(raw.periods);
