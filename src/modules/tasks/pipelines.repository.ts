@@ -172,7 +172,7 @@ export async function activeCardOf(tx: Db, tenantId: number, pipelineId: number,
 
 /* Card output: one statement for a page, one for a whole board. */
 
-function cardColumns(today: string): SQL {
+function cardColumns(today: string | SQL): SQL {
   return sql`pipeline_cards.id, pipeline_cards.pipeline_id, pipeline_cards.step_id, st.name as step_name, pipeline_cards.contact_id,
     coalesce(pe.first_name, co.name, '') as first_name, coalesce(pe.last_name, '') as last_name,
     pipeline_cards.assignee_user_id, au.username as assignee_name, pipeline_cards.group_id, groups.name as group_name, pipeline_cards.status,
@@ -236,7 +236,7 @@ export interface CardFilter {
   status?: CardStatus;
 }
 
-export async function listCards(tx: Db, auth: Principal, scope: GroupScope, f: CardFilter, page: Page, today: string) {
+export async function listCards(tx: Db, auth: Principal, scope: GroupScope, f: CardFilter, page: Page, today: string | SQL) {
   const where = and(
     eq(pipelineCards.tenantId, auth.tenantId),
     cardVisibility(auth, scope),
@@ -262,7 +262,7 @@ export async function listCards(tx: Db, auth: Principal, scope: GroupScope, f: C
  * (the visibility and subtree filters read it) and its open task — fewer relations to plan than
  * CARD_JOINS' eight, for the same rows.
  */
-function boardCardColumns(today: string): SQL {
+function boardCardColumns(today: string | SQL): SQL {
   const t = sql`pipeline_cards.tenant_id`;
   return sql`pipeline_cards.id, pipeline_cards.pipeline_id, pipeline_cards.step_id, s.name as step_name, pipeline_cards.contact_id,
     coalesce((select pe.first_name from persons pe where pe.tenant_id = ${t} and pe.contact_id = pipeline_cards.contact_id),
@@ -288,8 +288,9 @@ export const BOARD_CARDS = 50;
 /**
  * A board in one statement whatever its size: the counts per step (active cards, and those whose
  * open task is overdue), and the first BOARD_CARDS cards of every step through a lateral join.
+ * `today`: the tenant's date, as a string or as SQL (tenantTodaySql: no round trip for the time zone).
  */
-export async function boardOf(tx: Db, auth: Principal, scope: GroupScope, pipelineId: number, group: { subtreePath?: string; groupId?: number }, today: string) {
+export async function boardOf(tx: Db, auth: Principal, scope: GroupScope, pipelineId: number, group: { subtreePath?: string; groupId?: number }, today: string | SQL) {
   const filter = and(
     eq(pipelineCards.tenantId, auth.tenantId),
     eq(pipelineCards.status, 'Active'),
