@@ -1,0 +1,2 @@
+-- Reserved for issue 15 (dashboard and retention funnel); replaced by its work in session 6.
+SELECT 1;
