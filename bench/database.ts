@@ -44,6 +44,9 @@ export async function prepareDatabase(opts: BenchDbOptions): Promise<{ appDb: Ap
     else await appDb.db.execute(sql`vacuum analyze`);
     return { appDb, dataset: JSON.parse(fs.readFileSync(file, 'utf8')), loadSeconds: null };
   }
+  // A database loaded on another machine or before a reboot has no manifest here: refuse rather than
+  // drop it (reloading large takes a quarter of an hour, huge over an hour).
+  if (opts.reuse) throw new Error(`--reuse: no manifest ${file} for this database and size; run once without --reuse to (re)load it`);
   if (opts.databaseUrl) {
     const name = dbName(opts.databaseUrl);
     if (!/^[a-z_][a-z0-9_]*$/.test(name) || name === 'postgres') throw new Error(`refusing to recreate database "${name}": name a bench database of your own`);
