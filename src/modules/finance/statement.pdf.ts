@@ -2,14 +2,101 @@ import PDFDocument from 'pdfkit';
 import { formatMoney } from '../../lib/money.js';
 import type { Statement } from './finance.schemas.js';
 
+type Doc = InstanceType<typeof PDFDocument>;
+
+/** The slice of pdfkit's StandardFont (0.20) that sharing touches. */
+interface StandardFont {
+  document: Doc;
+  id: string;
+  dictionary: unknown;
+  embedded?: boolean;
+  widthOfString(text: string, size: number): number;
+  encode(text: string): [string[], unknown[]];
+}
+
+/** pdfkit's per-document font registry (private; touched only by `newDocument`). */
+interface FontRegistry {
+  _font: StandardFont | null;
+  _fontFamilies?: Record<string, StandardFont>;
+  _fontCount?: number;
+}
+
+const FONTS = ['Helvetica', 'Helvetica-Bold'] as const;
+
+/**
+ * A memo by string, forgotten all at once past `limit` characters of keys (an encoding holds some
+ * 100 bytes per character: a few MB at most). A statement brings a few hundred distinct strings
+ * (dates, amounts, fund names), mostly the same from one donor to the next.
+ */
+function memoByText<T>(compute: (text: string) => T, limit = 50_000): (text: string) => T {
+  const cache = new Map<string, T>();
+  let chars = 0;
+  return (text) => {
+    let value = cache.get(text);
+    if (value === undefined) {
+      value = compute(text);
+      if (chars + text.length > limit) {
+        cache.clear();
+        chars = 0;
+      }
+      cache.set(text, value);
+      chars += text.length;
+    }
+    return value;
+  };
+}
+
+/**
+ * A standard font parsed once per process, measuring and encoding each distinct string once.
+ * pdfkit builds a standard font's metrics (glyph widths and some 2,700 kerning pairs in a
+ * string-keyed object) for every document that selects it, and measures a string glyph by glyph
+ * with a string key per kerning lookup; a table cell is measured three or four times (fit, place,
+ * advance) and encoded once. Those were two thirds of a statement's CPU. The metrics are read-only
+ * and both results pure functions of the string (pdfkit only reads them), so one copy serves every
+ * document; `widthOfString` keeps pdfkit's arithmetic (the sum of advances, times size / 1000).
+ */
+function sharedFont(name: string): StandardFont {
+  const probe = new PDFDocument({ autoFirstPage: false }).font(name) as unknown as FontRegistry;
+  const font = probe._font!;
+  const measure = font.widthOfString.bind(font);
+  const width = memoByText((text) => measure(text, 1000));
+  font.widthOfString = (text, size) => width(text) * (size / 1000);
+  font.encode = memoByText(font.encode.bind(font));
+  return font;
+}
+
+let shared: Map<string, StandardFont> | undefined;
+
+/**
+ * A new document using the process-wide fonts (sharedFont): per document only what pdfkit keeps
+ * per document (the font's id on the page, its dictionary object, whether it is written out).
+ * Without `sharedFonts`, or with a pdfkit lacking the registry this relies on, the document loads
+ * its own fonts as pdfkit does by itself: the output is the same, byte for byte.
+ */
+function newDocument(options: ConstructorParameters<typeof PDFDocument>[0], sharedFonts: boolean): Doc {
+  if (!sharedFonts) return new PDFDocument(options);
+  const doc = new PDFDocument({ ...options, font: null as unknown as string });
+  const registry = doc as unknown as FontRegistry;
+  if (typeof registry._fontFamilies !== 'object' || typeof registry._fontCount !== 'number') return doc.font('Helvetica');
+  shared ??= new Map(FONTS.map((name) => [name, sharedFont(name)]));
+  for (const [name, font] of shared) {
+    const own: StandardFont = Object.create(font);
+    Object.assign(own, { document: doc, id: `F${++registry._fontCount}`, dictionary: null, embedded: false });
+    registry._fontFamilies[name] = own;
+  }
+  return doc.font('Helvetica');
+}
+
 /**
  * A giving statement a donor can file: the church, the donor's name and address, every gift in the
  * period, totals by fund, the total and the tax-deductible part. Uncompressed content streams
  * (`compress: false`): a one-page statement stays small, bulk ZIPs deflate it anyway, and the text
- * stays searchable by tools and tests.
+ * stays searchable by tools and tests. `sharedFonts: false` renders with pdfkit's own per-document
+ * fonts (what the tests compare the shared ones with).
  */
-export function renderStatementPdf(s: Statement): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 50, compress: false, info: { Title: `Giving statement ${s.period.from} to ${s.period.to}`, Author: s.tenant.name } });
+export function renderStatementPdf(s: Statement, { sharedFonts = true }: { sharedFonts?: boolean } = {}): Promise<Buffer> {
+  const info = { Title: `Giving statement ${s.period.from} to ${s.period.to}`, Author: s.tenant.name };
+  const doc = newDocument({ size: 'A4', margin: 50, compress: false, info }, sharedFonts);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
