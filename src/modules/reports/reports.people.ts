@@ -81,8 +81,8 @@ export const occasionsReport: ReportDefinition = {
   async run({ tx, tenantId, window, scope }) {
     const rows = rowsOf<{ contact_id: unknown; first_name: string; last_name: string; type: string; date: string; next_on: string; years: unknown }>(
       await tx.execute(sql`${occasionsSql(tenantId, window.from, window.to, contactInScope(tenantId, scope, sql`o.contact_id`))}
-        select o.contact_id, ${contactNames}, o.type, to_char(o.d, 'YYYY-MM-DD') as date, to_char(o.next_on, 'YYYY-MM-DD') as next_on, o.years
-        from occ o ${joinNames(tenantId, sql`o.contact_id`)}
+        select o.contact_id, o.first_name, o.last_name, o.type, to_char(o.d, 'YYYY-MM-DD') as date, to_char(o.next_on, 'YYYY-MM-DD') as next_on, o.years
+        from occ o
         order by o.next_on, last_name, first_name, o.contact_id, o.type`),
     );
     const out = rows.map((r) => ({
@@ -95,9 +95,6 @@ export const occasionsReport: ReportDefinition = {
     };
   },
 };
-
-/** Month * 100 + day of a date column, as migration 0021's month-day indexes write it (persons, contact_occasions). */
-const monthDaySql = (column: SQL) => sql`(extract(month from ${column}) * 100 + extract(day from ${column}))`;
 
 const monthDay = (date: string) => Number(date.slice(5, 7)) * 100 + Number(date.slice(8, 10));
 
@@ -115,27 +112,32 @@ export function monthDayRanges(from: string, to: string): [number, number][] | n
   return from.slice(0, 4) === to.slice(0, 4) ? [[a, end(b)]] : [[a, 1231], [101, end(b)]];
 }
 
-function monthDayIn(column: SQL, ranges: [number, number][] | null): SQL {
-  if (!ranges) return sql`true`;
-  return sql`(${sql.join(ranges.map(([a, b]) => sql`${monthDaySql(column)} between ${a} and ${b}`), sql` or `)})`;
-}
-
 /**
- * SQL `with … occ as (contact_id, type, d, next_on, years)`: every birthday and anniversary
- * falling in [from, to] (one row per occurrence; 29 February falls on the 28th in other years).
- * The dates are first narrowed by month and day (monthDayRanges, over migration 0021's indexes), so
- * a week's occasions read that week's people, not every date of birth of the tenant.
+ * SQL `with … occ as (contact_id, type, d, first_name, last_name, next_on, years)`: every birthday and
+ * anniversary falling in [from, to] (one row per occurrence; 29 February falls on the 28th in other
+ * years), with the contact's names (a birthday from the person's row carries them: no second lookup).
+ * The dates are first narrowed by month and day (monthDayRanges, through migration 0027's functions
+ * over its month-day indexes), so a week's occasions read that week's people, not every date of
+ * birth of the tenant.
  */
 export function occasionsSql(tenantId: number, from: string, to: string, where: SQL = sql`true`): SQL {
   const ranges = monthDayRanges(from, to);
+  // Under row level security no expression index serves the month-day ranges: 0027's functions read
+  // them as their owner, for the caller's tenant. A window of a whole year reads every date.
+  const bounds = ranges && sql`${`{${[...ranges[0], ...(ranges[1] ?? [0, -1])].join(',')}}`}::integer[]`;
+  const birthdays = bounds
+    ? sql`select p.contact_id, p.date_of_birth, p.first_name, p.last_name from occasion_birthdays(${bounds}) p`
+    : sql`select p.contact_id, p.date_of_birth, p.first_name, p.last_name from persons p where p.tenant_id = ${tenantId} and p.date_of_birth is not null`;
+  const dated = bounds
+    ? sql`select o.contact_id, o.type, o.date from occasion_dates(${bounds}) o`
+    : sql`select o.contact_id, o.type, o.date from contact_occasions o
+        where o.tenant_id = ${tenantId} and o.type in ('Birthday', 'Anniversary') and o.date is not null`;
   return sql`with src as (
-      select p.contact_id, 'Birthday' as type, p.date_of_birth as d from persons p
-      where p.tenant_id = ${tenantId} and p.date_of_birth is not null and ${monthDayIn(sql`p.date_of_birth`, ranges)}
+      select p.contact_id, 'Birthday' as type, p.date_of_birth as d, p.first_name, p.last_name from (${birthdays}) p
       union
-      select o.contact_id, o.type, o.date from contact_occasions o
-      where o.tenant_id = ${tenantId} and o.type in ('Birthday', 'Anniversary') and o.date is not null and ${monthDayIn(sql`o.date`, ranges)}
+      select o.contact_id, o.type, o.date, ${contactNames} from (${dated}) o ${joinNames(tenantId, sql`o.contact_id`)}
     ), occ as (
-      select o.contact_id, o.type, o.d, x.next_on, x.years
+      select o.contact_id, o.type, o.d, o.first_name, o.last_name, x.next_on, x.years
       from src o
       join contacts c on c.tenant_id = ${tenantId} and c.id = o.contact_id and c.status <> 'Deceased'
       cross join generate_series(extract(year from ${from}::date)::int, extract(year from ${to}::date)::int) as y(year)
