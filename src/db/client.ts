@@ -295,6 +295,29 @@ export function preparedText(query: { sql: string; params: unknown[] }, placehol
   return query.sql.replace(/\$(\d+)/g, (_, n: string) => text(query.params[Number(n) - 1]));
 }
 
+/**
+ * A query built once per database handle instead of on every call: building a Drizzle select walks
+ * its whole SQL tree (entity checks, escaping, parameter lists), a measurable share of a hot read's
+ * CPU (bench/). Pooled connections keep one handle each (see handles), so on PostgreSQL the query
+ * is built once per connection; elsewhere (PGlite's per-transaction handles) the cache simply
+ * misses. `build` must return an unnamed prepared query (`.prepare(UNNAMED)`) whose varying values
+ * are all `sql.placeholder`s: the statement text goes out as before (unnamed, planned per execution).
+ */
+export function perHandle<Q>(build: (db: Db) => Q): (db: Db) => Q {
+  const cache = new WeakMap<Db, Q>();
+  return (db) => {
+    let query = cache.get(db);
+    if (!query) cache.set(db, (query = build(db)));
+    return query;
+  };
+}
+
+/**
+ * For Drizzle's `.prepare(name)`: no name keeps the statement unnamed (what executing the builder
+ * does), so PostgreSQL plans it per execution with the actual values, exactly as an unprepared query.
+ */
+export const UNNAMED = undefined as unknown as string;
+
 /** Binds an open transaction to a tenant (withTenant does this; tenant creation needs it mid-transaction). */
 export async function bindTenant(tx: Db, tenantId: number): Promise<void> {
   await tx.execute(sql`select set_config('app.tenant_id', ${String(tenantId)}, true), ${sql.raw(SERIAL_PLANS)}, set_config('role', 'app_user', true)`);

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { perHandle, UNNAMED, type Db } from '../../db/client.js';
 import { companies, contactCounts, contacts, persons } from '../../db/schema/index.js';
 import type { ContactCategory, ContactStatus } from '../../db/schema/enums.js';
 import { containsPattern } from '../../lib/like.js';
@@ -14,22 +14,35 @@ export interface ContactFilter {
 
 const PHONE_SHAPED = /^[0-9\s+\-.()]+$/;
 
+/** The list page's varying values: every one a placeholder, so a list's query is built once (perHandle). */
+const P = {
+  tenantId: sql.placeholder('tenantId'),
+  category: sql.placeholder('category'),
+  status: sql.placeholder('status'),
+  pattern: sql.placeholder('pattern'),
+  digitsPattern: sql.placeholder('digitsPattern'),
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
+};
+
 /**
  * api-contract §5: `q` is a case-insensitive substring of search_text (`%`, `_` and `\` match
  * literally); a phone-shaped `q` (only digits, spaces, + - . ( ), at least 3 digits) also matches
  * the digits-only phone form. Answered by contact_search_page / contact_search_count (migration
  * 0017: the trigram indexes for a rare term, a walk of the list-order index for a frequent one).
  */
-function searchArgs(q: string, filter: ContactFilter): SQL {
+function searchValues(q: string, filter: ContactFilter) {
   const digits = q.replace(/\D/g, '');
   const digitsPattern = PHONE_SHAPED.test(q) && digits.length >= 3 ? `%${digits}%` : null;
-  return sql`${containsPattern(q)}::text, ${digitsPattern}::text, false, ${filter.category ?? null}::text, ${filter.status ?? null}::text`;
+  return { pattern: containsPattern(q), digitsPattern, category: filter.category ?? null, status: filter.status ?? null };
 }
 
-function listWhere(tenantId: number, filter: ContactFilter): SQL {
-  const parts: SQL[] = [eq(contacts.tenantId, tenantId)];
-  if (filter.category) parts.push(eq(contacts.category, filter.category));
-  if (filter.status) parts.push(eq(contacts.status, filter.status));
+const SEARCH_ARGS = sql`${P.pattern}::text, ${P.digitsPattern}::text, false, ${P.category}::text, ${P.status}::text`;
+
+function listWhere(filter: ContactFilter): SQL {
+  const parts: SQL[] = [eq(contacts.tenantId, P.tenantId)];
+  if (filter.category) parts.push(eq(contacts.category, P.category));
+  if (filter.status) parts.push(eq(contacts.status, P.status));
   return and(...parts)!;
 }
 
@@ -38,10 +51,10 @@ function listWhere(tenantId: number, filter: ContactFilter): SQL {
  * by triggers, migration 0004) instead of a count over its contacts. A query of its own, or a
  * scalar subquery of the page statement.
  */
-function countedTotal(tx: Db, tenantId: number, filter: ContactFilter) {
-  const parts: SQL[] = [eq(contactCounts.tenantId, tenantId)];
-  if (filter.category) parts.push(eq(contactCounts.category, filter.category));
-  if (filter.status) parts.push(eq(contactCounts.status, filter.status));
+function countedTotal(tx: Db, filter: ContactFilter) {
+  const parts: SQL[] = [eq(contactCounts.tenantId, P.tenantId)];
+  if (filter.category) parts.push(eq(contactCounts.category, P.category));
+  if (filter.status) parts.push(eq(contactCounts.status, P.status));
   return tx
     .select({ total: sql<number>`coalesce(sum(${contactCounts.n}), 0)::int` })
     .from(contactCounts)
@@ -65,6 +78,40 @@ interface ValueItem {
   isPrimary: boolean;
 }
 
+/** The page statement of one shape (with or without `q`, category, status). */
+function pageQuery(tx: Db, filter: ContactFilter, search: boolean) {
+  const page = search
+    ? sql`contact_search_page(${SEARCH_ARGS}, ${P.limit}::int, ${P.offset}::int) as "page"`
+    : sql`(${tx.select({ id: contacts.id }).from(contacts).where(listWhere(filter))
+      .orderBy(asc(contacts.sortLast), asc(contacts.sortFirst), asc(contacts.id)).limit(P.limit).offset(P.offset)}) as "page"`;
+  return tx
+    .select({
+      id: contacts.id, category: contacts.category, status: contacts.status,
+      firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender, companyName: companies.name,
+      emails: sql<ValueItem[]>`${EMAILS}`, phones: sql<ValueItem[]>`${PHONES}`,
+      total: search ? sql<number | null>`"page"."total"` : sql<number | null>`(${countedTotal(tx, filter)})`, // int4: a number on both drivers
+    })
+    .from(page)
+    .innerJoin(contacts, and(eq(contacts.tenantId, P.tenantId), sql`${contacts.id} = "page"."id"`))
+    .leftJoin(persons, joinPerson)
+    .leftJoin(companies, joinCompany)
+    .orderBy(asc(contacts.sortLast), asc(contacts.sortFirst), asc(contacts.id))
+    .prepare(UNNAMED);
+}
+
+type PageQuery = (tx: Db) => ReturnType<typeof pageQuery>;
+
+/** The page statements by shape, each built once per database handle. */
+const pageQueries = new Map<string, PageQuery>();
+
+function pageQueryFor(filter: ContactFilter, search: boolean): PageQuery {
+  const shape = { category: filter.category ? 'Person' as const : undefined, status: filter.status ? 'Active' as const : undefined };
+  const key = `${search}/${Boolean(shape.category)}/${Boolean(shape.status)}`;
+  let query = pageQueries.get(key);
+  if (!query) pageQueries.set(key, (query = perHandle((tx) => pageQuery(tx, shape, search))));
+  return query;
+}
+
 /**
  * The page's ids first — without `q` from the ordered index alone, with `q` from the search
  * function, which returns the page with the count of all matches — then names and JSON arrays for
@@ -74,27 +121,17 @@ interface ValueItem {
  */
 export async function listContactRows(tx: Db, tenantId: number, filter: ContactFilter, limit: number, offset: number) {
   const q = filter.q?.trim() || undefined;
-  const page = q
-    ? sql`contact_search_page(${searchArgs(q, filter)}, ${limit}::int, ${offset}::int) as "page"`
-    : sql`(${tx.select({ id: contacts.id }).from(contacts).where(listWhere(tenantId, filter))
-      .orderBy(asc(contacts.sortLast), asc(contacts.sortFirst), asc(contacts.id)).limit(limit).offset(offset)}) as "page"`;
-  const rows = await tx
-    .select({
-      id: contacts.id, category: contacts.category, status: contacts.status,
-      firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender, companyName: companies.name,
-      emails: sql<ValueItem[]>`${EMAILS}`, phones: sql<ValueItem[]>`${PHONES}`,
-      total: q ? sql<number | null>`"page"."total"` : sql<number | null>`(${countedTotal(tx, tenantId, filter)})`, // int4: a number on both drivers
-    })
-    .from(page)
-    .innerJoin(contacts, and(eq(contacts.tenantId, tenantId), sql`${contacts.id} = "page"."id"`))
-    .leftJoin(persons, joinPerson)
-    .leftJoin(companies, joinCompany)
-    .orderBy(asc(contacts.sortLast), asc(contacts.sortFirst), asc(contacts.id));
+  const values = {
+    tenantId, limit, offset,
+    ...(q ? searchValues(q, filter) : { category: filter.category ?? null, status: filter.status ?? null }),
+  };
+  const rows = await pageQueryFor(filter, Boolean(q))(tx).execute(values);
   if (rows[0]?.total != null) return { rows, total: rows[0].total };
   if (offset === 0) return { rows, total: 0 };
   // An empty page past the end: the counters answer, or (with `q`) a count of the search.
-  if (!q) return { rows, total: (await countedTotal(tx, tenantId, filter))[0].total };
-  const counted = await tx.execute(sql`select contact_search_count(${searchArgs(q, filter)}) as total`);
+  if (!q) return { rows, total: (await countedTotal(tx, filter).execute(values))[0].total };
+  const v = searchValues(q, filter);
+  const counted = await tx.execute(sql`select contact_search_count(${v.pattern}::text, ${v.digitsPattern}::text, false, ${v.category}::text, ${v.status}::text) as total`);
   return { rows, total: (counted as unknown as { rows: { total: number }[] }).rows[0].total };
 }
 
