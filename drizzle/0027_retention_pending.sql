@@ -150,8 +150,8 @@ END
 $$;--> statement-breakpoint
 -- At commit, once per transaction (the first queued row since the last apply fires it): lock the
 -- queued contacts (advisory, by tenant and contact id modulo 64, in key order), then recompute their
--- rows from the tables in one statement: removed where the contact has no kept first visit, inserted
--- or updated (only where a fact changed) otherwise. SECURITY DEFINER: every queued contact of this
+-- rows from the tables, per tenant: removed where the contact has no kept first visit, inserted or
+-- updated (only where a fact changed) otherwise. SECURITY DEFINER: every queued contact of this
 -- transaction is resynced, whatever role and tenant binding are in effect at commit.
 CREATE OR REPLACE FUNCTION retention_apply() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER
@@ -159,40 +159,40 @@ SET search_path = public, pg_temp
 AS $$
 DECLARE
   current_xid xid8 := pg_current_xact_id();
+  t bigint;
+  touched bigint[];
 BEGIN
   PERFORM pg_advisory_xact_lock(k.key) FROM (
     SELECT DISTINCT hashtextextended('parish.retention/' || p.tenant_id || '/' || (p.contact_id % 64), 0) AS key
     FROM retention_pending p WHERE p.xid = current_xid ORDER BY 1
   ) k;
-  WITH moved AS (
-    DELETE FROM retention_pending WHERE xid = current_xid RETURNING tenant_id, contact_id
-  ), c AS (
-    SELECT DISTINCT m.tenant_id, m.contact_id FROM moved m
-  ), f AS (
-    SELECT c.tenant_id, c.contact_id, fv.date, fv.group_id, coalesce(fv.returned_on <= fv.date + 30, false) AS returned_30, fv.visits >= 3 AS three_plus
-    FROM c LEFT JOIN contact_first_visits fv ON fv.tenant_id = c.tenant_id AND fv.contact_id = c.contact_id AND fv.first_kept
-  ), gone AS (
-    DELETE FROM retention_visitors v USING f
-    WHERE f.date IS NULL AND v.tenant_id = f.tenant_id AND v.contact_id = f.contact_id
-  )
-  INSERT INTO retention_visitors AS v (tenant_id, contact_id, first_visit_on, group_id, returned_30, three_plus, joined, serving, baptised)
-  SELECT f.tenant_id, f.contact_id, f.date, f.group_id, f.returned_30, f.three_plus,
-    EXISTS (SELECT 1 FROM group_memberships m WHERE m.tenant_id = f.tenant_id AND m.contact_id = f.contact_id AND m.is_active),
-    EXISTS (SELECT 1 FROM group_memberships m
-      JOIN groups g ON g.tenant_id = m.tenant_id AND g.id = m.group_id
-      JOIN group_categories gc ON gc.tenant_id = g.tenant_id AND gc.id = g.category_id
-      WHERE m.tenant_id = f.tenant_id AND m.contact_id = f.contact_id AND m.is_active AND gc.purpose = 'Serving'),
-    EXISTS (SELECT 1 FROM contact_occasions o WHERE o.tenant_id = f.tenant_id AND o.contact_id = f.contact_id AND o.type = 'Baptism')
-      OR EXISTS (SELECT 1 FROM event_activity_contacts ac JOIN event_activities a ON a.tenant_id = ac.tenant_id AND a.id = ac.activity_id
-        WHERE ac.tenant_id = f.tenant_id AND ac.contact_id = f.contact_id AND a.activity_type = 'Baptism')
-  FROM f
-  WHERE f.date IS NOT NULL AND EXISTS (SELECT 1 FROM tenants t WHERE t.id = f.tenant_id)
-  ORDER BY 1, 2
-  ON CONFLICT (tenant_id, contact_id) DO UPDATE SET first_visit_on = excluded.first_visit_on, group_id = excluded.group_id,
-    returned_30 = excluded.returned_30, three_plus = excluded.three_plus, joined = excluded.joined, serving = excluded.serving,
-    baptised = excluded.baptised
-  WHERE (v.first_visit_on, v.group_id, v.returned_30, v.three_plus, v.joined, v.serving, v.baptised)
-    IS DISTINCT FROM (excluded.first_visit_on, excluded.group_id, excluded.returned_30, excluded.three_plus, excluded.joined, excluded.serving, excluded.baptised);
+  -- Per tenant, the contacts as an array: every read below is a probe by key (a join with the queue
+  -- would be planned as a hash over every first visitor of the table).
+  FOR t, touched IN
+    SELECT p.tenant_id, array_agg(DISTINCT p.contact_id ORDER BY p.contact_id) FROM retention_pending p WHERE p.xid = current_xid GROUP BY 1
+  LOOP
+    DELETE FROM retention_visitors v WHERE v.tenant_id = t AND v.contact_id = ANY (touched)
+      AND NOT EXISTS (SELECT 1 FROM contact_first_visits f WHERE f.tenant_id = t AND f.contact_id = v.contact_id AND f.first_kept);
+    INSERT INTO retention_visitors AS v (tenant_id, contact_id, first_visit_on, group_id, returned_30, three_plus, joined, serving, baptised)
+    SELECT t, f.contact_id, f.date, f.group_id, coalesce(f.returned_on <= f.date + 30, false), f.visits >= 3,
+      EXISTS (SELECT 1 FROM group_memberships m WHERE m.tenant_id = t AND m.contact_id = f.contact_id AND m.is_active),
+      EXISTS (SELECT 1 FROM group_memberships m
+        JOIN groups g ON g.tenant_id = m.tenant_id AND g.id = m.group_id
+        JOIN group_categories gc ON gc.tenant_id = g.tenant_id AND gc.id = g.category_id
+        WHERE m.tenant_id = t AND m.contact_id = f.contact_id AND m.is_active AND gc.purpose = 'Serving'),
+      EXISTS (SELECT 1 FROM contact_occasions o WHERE o.tenant_id = t AND o.contact_id = f.contact_id AND o.type = 'Baptism')
+        OR EXISTS (SELECT 1 FROM event_activity_contacts ac JOIN event_activities a ON a.tenant_id = ac.tenant_id AND a.id = ac.activity_id
+          WHERE ac.tenant_id = t AND ac.contact_id = f.contact_id AND a.activity_type = 'Baptism')
+    FROM contact_first_visits f
+    WHERE f.tenant_id = t AND f.contact_id = ANY (touched) AND f.first_kept AND EXISTS (SELECT 1 FROM tenants x WHERE x.id = t)
+    ORDER BY 2
+    ON CONFLICT (tenant_id, contact_id) DO UPDATE SET first_visit_on = excluded.first_visit_on, group_id = excluded.group_id,
+      returned_30 = excluded.returned_30, three_plus = excluded.three_plus, joined = excluded.joined, serving = excluded.serving,
+      baptised = excluded.baptised
+    WHERE (v.first_visit_on, v.group_id, v.returned_30, v.three_plus, v.joined, v.serving, v.baptised)
+      IS DISTINCT FROM (excluded.first_visit_on, excluded.group_id, excluded.returned_30, excluded.three_plus, excluded.joined, excluded.serving, excluded.baptised);
+  END LOOP;
+  DELETE FROM retention_pending WHERE xid = current_xid;
   PERFORM set_config('parish.pending_retention', '', true);
   RETURN NULL;
 END
