@@ -16,8 +16,9 @@ import { MAX_IMPORT_ROWS, type ImportResult, type ImportRowInput } from './finan
 /**
  * POST /api/finance/contributions/import. Rows are checked one by one (a bad row fails alone,
  * numbered from 1); donors are matched in ONE statement per call (finance_import_donor_matches,
- * drizzle/0023: index probes per distinct key): by contactId, else email, else phone digits, else
- * exact full name (case and spacing aside), each only when it names exactly one contact. Rows that carry payer details matching nobody are kept as anonymous gifts flagged
+ * drizzle/0023 and 0026: index probes per row, a later key looked up only when the earlier ones
+ * matched nobody): by contactId, else email, else phone digits, else exact full name (case and
+ * spacing aside), each only when it names exactly one contact. Rows that carry payer details matching nobody are kept as anonymous gifts flagged
  * `unmatched` (with the payer's details) so nothing is lost. Writes are three statements whatever
  * the row count, plus one for the changes; dryRun writes nothing.
  */
@@ -53,8 +54,10 @@ interface CheckedRow {
 
 const text = (v: unknown): string | null => (v === null || v === undefined || String(v).trim() === '' ? null : String(v).trim());
 
+const DATE_RE = new RegExp(DATE_PATTERN);
+
 function validDate(value: string): boolean {
-  if (!new RegExp(DATE_PATTERN).test(value)) return false;
+  if (!DATE_RE.test(value)) return false;
   const d = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
 }
@@ -88,8 +91,8 @@ function checkRow(input: ImportRowInput, row: number): CheckedRow | string {
 }
 
 /**
- * Donors of the rows in one statement (finance_import_donor_matches, drizzle/0023: index probes per
- * distinct key, never a scan of the tenant's contacts): `byId` {row → contact id} for rows naming a
+ * Donors of the rows in one statement (finance_import_donor_matches, drizzle/0026: index probes per
+ * row, never a scan of the tenant's contacts): `byId` {row → contact id} for rows naming a
  * contactId that exists, `matched` {row → contact id} for the others' email, phone digits or name.
  */
 async function matchDonors(tx: Db, rows: CheckedRow[]): Promise<{ byId: Map<number, number>; matched: Map<number, number> }> {
