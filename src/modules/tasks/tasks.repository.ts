@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, not, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, not, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { alias, type PgSelect } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.js';
+import { perHandle, UNNAMED, type Db } from '../../db/client.js';
 import {
   changes, companies, contactRequests, contacts, groups, persons, pipelineCards, taskComments, tasks, users,
   type TaskPriority, type TaskStatus,
@@ -31,10 +31,10 @@ export function overdueSql(today: string | SQL): SQL {
 /**
  * Who sees a task (modules-contract §2): always its creator and assignee; with tasks:read, tasks of
  * visible groups (without a group: hierarchy:all), a confidential one only with care:read.
- * Expects `groups` joined on the task's group.
+ * Expects `groups` joined on the task's group. `userId` may be a placeholder for the caller's id.
  */
-export function taskVisibility(auth: Principal, scope: GroupScope): SQL | undefined {
-  const own = or(eq(tasks.assigneeUserId, auth.userId), eq(tasks.createdByUserId, auth.userId))!;
+export function taskVisibility(auth: Principal, scope: GroupScope, userId: number | Placeholder = auth.userId): SQL | undefined {
+  const own = or(eq(tasks.assigneeUserId, userId), eq(tasks.createdByUserId, userId))!;
   if (!auth.permissions.has('tasks:read')) return own;
   const care = auth.permissions.has('care:read');
   if (scope.all && care) return undefined;
@@ -73,7 +73,7 @@ type SelectRow = Awaited<ReturnType<typeof selectTasks>>[number];
  * subquery on the task's row (one probe per row) instead of a join. Planning selectTasks' eight-table
  * join cost more than running it; this statement plans `tasks` alone.
  */
-function selectTaskPage<X extends Record<string, SQL.Aliased | SQL>>(tx: Db, tenantId: number, today: string | SQL, extra: X) {
+function selectTaskPage<X extends Record<string, SQL.Aliased | SQL>>(tx: Db, tenantId: number | Placeholder, today: string | SQL, extra: X) {
   const t = tenantId;
   // The outer columns are written qualified (tasks.x): Drizzle leaves a one-table query's columns
   // unqualified, and inside a subquery on persons "contact_id" would name the person's own column.
@@ -178,50 +178,120 @@ function orderOf(sort: TaskSort = 'dueDate'): SQL[] {
  * The tenant's date as SQL (a scalar subquery, planned once as an init plan: an index condition may
  * use it): saves the round trip of reading the tenant's time zone first.
  */
-export function tenantTodaySql(tenantId: number): SQL {
+export function tenantTodaySql(tenantId: number | Placeholder): SQL {
   return sql`(select (now() at time zone tz.time_zone)::date from tenants tz where tz.id = ${tenantId})`;
 }
 
-export async function listTasks(tx: Db, auth: Principal, scope: GroupScope, f: TaskFilter, page: Page, today: string | SQL) {
-  const tenantId = auth.tenantId;
+/** The values of a list statement: the request's, or placeholders for them (a statement built once, see listQueryFor). */
+type ListValues = {
+  tenantId: number | Placeholder;
+  userId: number | Placeholder;
+  assignee: number | null | Placeholder;
+  status: TaskStatus | null | Placeholder;
+  priority: TaskPriority | null | Placeholder;
+  dueFrom: string | null | Placeholder;
+  dueTo: string | null | Placeholder;
+  contactId: number | null | Placeholder;
+  groupId: number | null | Placeholder;
+  pipelineId: number | null | Placeholder;
+  pattern: string | null | Placeholder;
+  limit: number | Placeholder;
+  offset: number | Placeholder;
+};
+
+const P: ListValues = {
+  tenantId: sql.placeholder('tenantId'), userId: sql.placeholder('userId'), assignee: sql.placeholder('assignee'),
+  status: sql.placeholder('status'), priority: sql.placeholder('priority'), dueFrom: sql.placeholder('dueFrom'), dueTo: sql.placeholder('dueTo'),
+  contactId: sql.placeholder('contactId'), groupId: sql.placeholder('groupId'), pipelineId: sql.placeholder('pipelineId'),
+  pattern: sql.placeholder('pattern'), limit: sql.placeholder('limit'), offset: sql.placeholder('offset'),
+};
+
+/**
+ * The list statement: `f` says which filters apply (and the sort), `v` gives their values. The page's
+ * ids first (the filter's index, then only `limit` rows), then the output columns for those rows only,
+ * and the total as an uncorrelated subquery (computed once): a window count over the joined rows made
+ * every match (11,666 overdue tasks of one assignee on the large bench tenant) pay for all joins
+ * (0.46 s). groups and pipeline_cards only when the filter reads them: joined (even if the planner
+ * then drops them) they make the count fetch every matching row instead of reading the index alone.
+ */
+function listQuery(tx: Db, f: TaskFilter, v: ListValues, visibility: SQL | undefined, needsGroups: boolean) {
+  const today = tenantTodaySql(v.tenantId);
   const where = and(
-    eq(tasks.tenantId, tenantId),
-    taskVisibility(auth, scope),
-    f.assignee === 'me' ? eq(tasks.assigneeUserId, auth.userId) : f.assignee === 'unassigned' ? isNull(tasks.assigneeUserId) : f.assignee !== undefined ? eq(tasks.assigneeUserId, f.assignee) : undefined,
-    f.status ? eq(tasks.status, f.status) : undefined,
-    f.priority ? eq(tasks.priority, f.priority) : undefined,
+    eq(tasks.tenantId, v.tenantId),
+    visibility,
+    f.assignee === 'me' ? eq(tasks.assigneeUserId, v.userId) : f.assignee === 'unassigned' ? isNull(tasks.assigneeUserId) : f.assignee !== undefined ? eq(tasks.assigneeUserId, v.assignee!) : undefined,
+    f.status ? eq(tasks.status, v.status!) : undefined,
+    f.priority ? eq(tasks.priority, v.priority!) : undefined,
     f.overdue === true ? overdueSql(today) : f.overdue === false ? not(sql`coalesce(${overdueSql(today)}, false)`) : undefined,
-    f.dueFrom ? gte(tasks.dueDate, f.dueFrom) : undefined,
-    f.dueTo ? lte(tasks.dueDate, f.dueTo) : undefined,
-    f.contactId !== undefined ? eq(tasks.contactId, f.contactId) : undefined,
-    f.subtreePath !== undefined ? subtreeFilter(groups.path, f.subtreePath) : f.groupId !== undefined ? eq(tasks.groupId, f.groupId) : undefined,
-    f.pipelineId !== undefined ? eq(pipelineCards.pipelineId, f.pipelineId) : undefined,
-    f.q ? sql`lower(${tasks.title}) like lower(${containsPattern(f.q)})` : undefined,
+    f.dueFrom ? gte(tasks.dueDate, v.dueFrom!) : undefined,
+    f.dueTo ? lte(tasks.dueDate, v.dueTo!) : undefined,
+    f.contactId !== undefined ? eq(tasks.contactId, v.contactId!) : undefined,
+    f.subtreePath !== undefined ? subtreeFilter(groups.path, f.subtreePath) : f.groupId !== undefined ? eq(tasks.groupId, v.groupId!) : undefined,
+    f.pipelineId !== undefined ? eq(pipelineCards.pipelineId, v.pipelineId!) : undefined,
+    f.q ? sql`lower(${tasks.title}) like lower(${v.pattern})` : undefined,
   );
-  // The page's ids first (the filter's index, then only `limit` rows), then the output joins for
-  // those rows only, and the total by its own count: a window count over the joined rows made every
-  // match (11,666 overdue tasks of one assignee on the large bench tenant) pay for all joins (0.46 s).
-  // groups and pipeline_cards only when the filter reads them: joined (even if the planner then
-  // drops them) they make the count fetch every matching row instead of reading the index alone.
-  const needsGroups = f.subtreePath !== undefined || (auth.permissions.has('tasks:read') && !scope.all);
-  const needsCards = f.pipelineId !== undefined;
   const matching = <Q extends PgSelect>(q: Q) => {
     let out = q;
-    if (needsGroups) out = out.leftJoin(groups, and(eq(groups.tenantId, tenantId), eq(groups.id, tasks.groupId))) as unknown as Q;
-    if (needsCards) out = out.leftJoin(pipelineCards, and(eq(pipelineCards.tenantId, tenantId), eq(pipelineCards.id, tasks.cardId))) as unknown as Q;
+    if (needsGroups) out = out.leftJoin(groups, and(eq(groups.tenantId, v.tenantId), eq(groups.id, tasks.groupId))) as unknown as Q;
+    if (f.pipelineId !== undefined) out = out.leftJoin(pipelineCards, and(eq(pipelineCards.tenantId, v.tenantId), eq(pipelineCards.id, tasks.cardId))) as unknown as Q;
     return out.where(where) as Q;
   };
-  // One statement: the page's rows joined by id from the page's ids (the filter's index, then only
-  // `limit` rows), and the total as an uncorrelated subquery (computed once). An empty page has no
-  // row to carry the total: past the end it is counted on its own; on the first page it is 0.
-  const pageIds = matching(tx.select({ id: tasks.id }).from(tasks).$dynamic()).orderBy(...orderOf(f.sort)).limit(page.limit).offset(page.offset);
+  const pageIds = matching(tx.select({ id: tasks.id }).from(tasks).$dynamic()).orderBy(...orderOf(f.sort)).limit(v.limit).offset(v.offset);
   const counted = matching(tx.select({ total: sql<number>`count(*)` }).from(tasks).$dynamic());
-  const rows = await selectTaskPage(tx, tenantId, today, { total: sql<number>`(${counted})`.mapWith(Number) })
-    .where(and(eq(tasks.tenantId, tenantId), inArray(tasks.id, pageIds)))
-    .orderBy(...orderOf(f.sort));
+  return {
+    page: selectTaskPage(tx, v.tenantId, today, { total: sql<number>`(${counted})`.mapWith(Number) })
+      .where(and(eq(tasks.tenantId, v.tenantId), inArray(tasks.id, pageIds)))
+      .orderBy(...orderOf(f.sort)),
+    count: () => matching(tx.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(tasks).$dynamic()),
+  };
+}
+
+type PreparedList = (tx: Db) => ReturnType<ReturnType<typeof listQuery>['page']['prepare']>;
+
+/** List statements by shape, each built once per database handle (perHandle); a bounded set. */
+const listQueries = new Map<string, PreparedList>();
+const MAX_LIST_SHAPES = 200;
+
+/**
+ * The prepared list statement of f's shape — which filters are present, the sort and the visibility
+ * rule — or undefined when the statement depends on more than placeholders can carry: a group
+ * subtree, or a caller whose visible groups enter the filter. Building a list select walks its whole
+ * SQL tree, most of a list request's own CPU (bench t1); built once, a request only binds values.
+ */
+function listQueryFor(auth: Principal, scope: GroupScope, f: TaskFilter): PreparedList | undefined {
+  const reads = auth.permissions.has('tasks:read');
+  if (f.subtreePath !== undefined || (reads && !scope.all)) return undefined;
+  const visibility = !reads ? 'own' : auth.permissions.has('care:read') ? 'all' : 'open';
+  const present = [f.status, f.priority, f.dueFrom, f.dueTo, f.contactId, f.groupId, f.pipelineId, f.q].map((x) => (x === undefined || x === '' ? 0 : 1)).join('');
+  const assignee = typeof f.assignee === 'number' ? 'id' : f.assignee ?? '';
+  const key = `${visibility}/${assignee}/${String(f.overdue)}/${present}/${f.sort ?? 'dueDate'}`;
+  let query = listQueries.get(key);
+  if (!query) {
+    if (listQueries.size >= MAX_LIST_SHAPES) return undefined;
+    const shape = { ...f };
+    // The visibility rule of this shape, with the caller's id as a placeholder (scope.all or no tasks:read: no group terms).
+    listQueries.set(key, (query = perHandle((tx) => listQuery(tx, shape, P, taskVisibility(auth, scope, P.userId), false).page.prepare(UNNAMED))));
+  }
+  return query;
+}
+
+export async function listTasks(tx: Db, auth: Principal, scope: GroupScope, f: TaskFilter, page: Page) {
+  const tenantId = auth.tenantId;
+  const values: ListValues = {
+    tenantId, userId: auth.userId, assignee: typeof f.assignee === 'number' ? f.assignee : null,
+    status: f.status ?? null, priority: f.priority ?? null, dueFrom: f.dueFrom ?? null, dueTo: f.dueTo ?? null,
+    contactId: f.contactId ?? null, groupId: f.groupId ?? null, pipelineId: f.pipelineId ?? null,
+    pattern: f.q ? containsPattern(f.q) : null, limit: page.limit, offset: page.offset,
+  };
+  const prepared = listQueryFor(auth, scope, f);
+  const needsGroups = f.subtreePath !== undefined || (auth.permissions.has('tasks:read') && !scope.all);
+  const built = prepared ? undefined : listQuery(tx, f, values, taskVisibility(auth, scope), needsGroups);
+  // One statement: the page's rows with the total. An empty page has no row to carry the total:
+  // past the end it is counted on its own; on the first page it is 0.
+  const rows = prepared ? await prepared(tx).execute(values) : await built!.page;
   if (rows.length) return { items: rows.map(toTaskItem), total: rows[0].total };
   if (page.offset === 0) return { items: [], total: 0 };
-  const [{ total }] = await matching(tx.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(tasks).$dynamic());
+  const [{ total }] = await (built ?? listQuery(tx, f, values, taskVisibility(auth, scope), needsGroups)).count();
   return { items: [], total };
 }
 

@@ -36,8 +36,6 @@ export function createTasksService(db: Db) {
       withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const scope = await loadGroupScope(tx, auth);
-        // The tenant's date inside the list statement: no round trip for the time zone.
-        const today = repo.tenantTodaySql(auth.tenantId);
         const filter: repo.TaskFilter = {
           assignee: query.assignee === undefined || query.assignee === 'me' || query.assignee === 'unassigned' ? query.assignee : Number(query.assignee),
           status: query.status, priority: query.priority, overdue: query.overdue, dueFrom: query.dueFrom, dueTo: query.dueTo,
@@ -49,7 +47,8 @@ export function createTasksService(db: Db) {
           if (!group || !isGroupVisible(scope, group)) return pageResult(page, [], 0);
           if (query.includeDescendants !== false) filter.subtreePath = group.path;
         }
-        const { items, total } = await repo.listTasks(tx, auth, scope, filter, page, today);
+        // The tenant's date is computed inside the list statement: no round trip for the time zone.
+        const { items, total } = await repo.listTasks(tx, auth, scope, filter, page);
         return pageResult(page, items, total);
       }),
 
