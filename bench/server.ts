@@ -114,7 +114,7 @@ async function replay(statements: CapturedQuery[]) {
 }
 await new Promise<void>((resolve) => rawServer.listen(0, '127.0.0.1', resolve));
 
-type Message = { id: number; cmd: string; name?: string; tenantId?: number };
+type Message = { id: number; cmd: string; name?: string; tenantId?: number; sessionId?: number };
 
 const executionMs = (plan: string) => Number(/Execution Time: ([\d.]+) ms/.exec(plan)?.[1] ?? NaN);
 
@@ -196,6 +196,18 @@ async function handle(msg: Message): Promise<unknown> {
       const r = await pool.query(`select (select count(*) from change_queue)::int as changes,
         (select count(*) from jobs where status in ('Pending', 'Running') and run_at <= now())::int as jobs`);
       return { ...r.rows[0], worker: withWorker };
+    }
+    case 'checkin-reset': {
+      // Scenario a4 checks families into one session and never out: without this their open codes
+      // pile up run after run (2,431 after a morning), the code check reads them all and a
+      // random start meets families still checked in (409). Everyone is checked out first.
+      await pool.query(
+        `with codes as (update attendance_checkin_codes set is_open = false where tenant_id = $1 and session_id = $2 and is_open)
+         update attendance_checkins set status = 'CheckedOut', checked_out_at = now() where tenant_id = $1 and session_id = $2 and status = 'CheckedIn'`,
+        [msg.tenantId, msg.sessionId],
+      );
+      await pool.query('analyze attendance_checkin_codes, attendance_checkins');
+      return null;
     }
     case 'rss':
       return process.memoryUsage().rss;
