@@ -6,9 +6,9 @@ import { donorInterval, givingAmountsSql, givingDonorsSql } from '../finance/giv
 import { addDays, periodStartSql } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
 import { occasionsSql } from './reports.people.js';
-import { taskVisibleSql } from './reports.tasks.js';
 import { num } from './report.types.js';
-import { dayStartSql, groupsIn, rowsOf, type HierarchyScope, type Window } from './scope.js';
+import { visibleGroupFilter } from '../groups/groups.visibility.js';
+import { dayStartSql, g, groupsIn, rowsOf, type HierarchyScope, type Window } from './scope.js';
 
 /**
  * The dashboard's sections, ONE query each (modules-contract §4), every one over an index: the
@@ -21,14 +21,15 @@ import { dayStartSql, groupsIn, rowsOf, type HierarchyScope, type Window } from 
 
 export type Query = <T>(query: SQL) => Promise<T[]>;
 
-export function batchQueries(tx: Db): Query {
+export function batchQueries(tx: Db, scope: GroupTest = WHOLE_TENANT): Query {
   let pending: { query: SQL; resolve: (rows: never[]) => void; reject: (err: unknown) => void }[] = [];
   async function flush() {
     const items = pending;
     pending = [];
     try {
       const columns = items.map((it, i) => sql`(select coalesce(json_agg(x), '[]'::json) from (${it.query}) x) as ${sql.identifier(`s${i}`)}`);
-      const [row] = rowsOf<Record<string, never[]>>(await tx.execute(sql`select ${sql.join(columns, sql`, `)}`));
+      const prelude = scope.with ? sql`with ${scope.with} ` : sql``;
+      const [row] = rowsOf<Record<string, never[]>>(await tx.execute(sql`${prelude}select ${sql.join(columns, sql`, `)}`));
       items.forEach((it, i) => it.resolve(row[`s${i}`]));
     } catch (err) {
       for (const it of items) it.reject(err);
@@ -39,6 +40,53 @@ export function batchQueries(tx: Db): Query {
       if (pending.length === 0) queueMicrotask(() => void flush());
       pending.push({ query, resolve: resolve as (rows: never[]) => void, reject });
     });
+}
+
+/**
+ * How the sections test a group against the caller's hierarchy scope, from ONE read of the groups
+ * shared by the whole batch (a materialized CTE at the head of the statement; read only when a
+ * section refers to it), instead of each section testing the visibility rule again:
+ * - `all`: hierarchy:all and no groupId: nothing to test;
+ * - `hidden`: no hierarchy:all, no groupId: the caller sees every group but the non-public ones
+ *   outside their led subtrees and own memberships (visibleGroupFilter's complement). Every Public
+ *   group is visible to all, so the batch reads the tenant's non-public groups only (through
+ *   groups_private_path_idx; 1,019 on the large bench tenant, where a Zone leader sees 3,986 groups),
+ *   each marked visible or not;
+ * - `scoped`: a groupId: the visible groups of that subtree (or that group), by their path range.
+ */
+export interface GroupTest {
+  kind: 'all' | 'hidden' | 'scoped';
+  /** The CTE the batch statement starts with (null: none). */
+  with: SQL | null;
+  /** SQL: the group `id` (never null) is in scope. */
+  has(id: SQL): SQL;
+  /** SQL: the ids of the groups not in scope (`hidden`) or in scope (`scoped`). */
+  ids: SQL;
+  /** `hidden`: the ids of the non-public groups the caller does see. */
+  shownPrivate: SQL;
+}
+
+const NONE = sql`select null::bigint as id where false`;
+const WHOLE_TENANT: GroupTest = { kind: 'all', with: null, has: () => sql`true`, ids: NONE, shownPrivate: NONE };
+
+export function groupTest(tenantId: number, h: HierarchyScope): GroupTest {
+  if (h.wholeTenant) return WHOLE_TENANT;
+  if (h.root) {
+    return {
+      kind: 'scoped',
+      with: sql`dash_groups as materialized (select g.id from groups g where g.tenant_id = ${tenantId} and ${groupsIn(h)})`,
+      has: (id) => sql`${id} in (select dg.id from dash_groups dg)`,
+      ids: sql`select dg.id from dash_groups dg`,
+      shownPrivate: NONE,
+    };
+  }
+  return {
+    kind: 'hidden',
+    with: sql`dash_private as materialized (select g.id, ${visibleGroupFilter(h.scope, g)} as visible from groups g where g.tenant_id = ${tenantId} and g.privacy <> 'Public')`,
+    has: (id) => sql`${id} not in (select dp.id from dash_private dp where not dp.visible)`,
+    ids: sql`select dp.id from dash_private dp where not dp.visible`,
+    shownPrivate: sql`select dp.id from dash_private dp where dp.visible`,
+  };
 }
 
 export interface Windows {
@@ -66,35 +114,37 @@ export function changePct(current: number, previous: number): number | null {
 }
 
 /**
- * Sessions that met in both windows, per week, from the counters migration 0015 keeps at commit (as
+ * Sessions that met in both windows, per week, from the counters the database keeps at commit (as
  * the attendance module's summary reads them), never the records:
  * - the whole church: attendance_daily_counts (a row per day);
  * - a caller without hierarchy:all and no groupId (sessions without a group, Public groups, led
- *   subtrees, own groups): the whole church's days less the sessions of the groups they may NOT see,
- *   read per such group (attendance_sessions_group_date_idx; `offset 0` keeps the lateral a probe per
- *   group, not a hash over every session of the window). Those are a subset of the window's
- *   sessions, so never more rows than reading the visible ones; on the large bench tenant a Zone
- *   leader sees 3,986 of 5,000 groups: ~6,000 sessions read instead of every one of the 8 weeks
- *   (33,000, each tested against the scope);
+ *   subtrees, own groups): the whole church's days less those of the non-public groups
+ *   (attendance_private_daily_counts, migration 0031) plus the sessions of the non-public groups they
+ *   do see, read per such group (attendance_sessions_group_date_idx; `offset 0` keeps the lateral a
+ *   probe per group). On the large bench tenant a Zone leader sees 5 of the 1,019 non-public groups:
+ *   ~50 sessions read, where taking the 1,014 hidden ones off read 6,600;
  * - a groupId: the sessions of each group of that subtree, per group by the same index.
  * The attendance module's summary covers one window only, so the dashboard reads here.
  */
-export async function attendanceSection(q: Query, tenantId: number, h: HierarchyScope, w: Windows) {
+export async function attendanceSection(q: Query, tenantId: number, groups: GroupTest, w: Windows) {
   const window = sql`between ${w.previous.from}::date and ${w.current.to}::date`;
   const daily = sql`select d.date, d.sessions, d.present, d.first_time from attendance_daily_counts d
         where d.tenant_id = ${tenantId} and d.date ${window} and not d.did_not_meet`;
-  const sessionsOf = (groups: SQL) => sql`select s.date, count(*) as sessions, sum(s.present_count) as present, sum(s.first_time_count) as first_time
-        from (${groups}) sg cross join lateral (
+  const sessionsOf = (ids: SQL) => sql`select s.date, count(*) as sessions, sum(s.present_count) as present, sum(s.first_time_count) as first_time
+        from (${ids}) sg cross join lateral (
           select s.date, s.present_count, s.first_time_count from attendance_sessions s
           where s.tenant_id = ${tenantId} and s.group_id = sg.id and s.date ${window} and not s.did_not_meet offset 0) s
         group by s.date`;
-  const perDay = h.root
-    ? sessionsOf(sql`select g.id from groups g where g.tenant_id = ${tenantId} and ${groupsIn(h)}`)
-    : h.scope.all
+  const perDay = groups.kind === 'scoped'
+    ? sessionsOf(groups.ids)
+    : groups.kind === 'all'
       ? daily
-      : sql`select d.date, d.sessions - coalesce(x.sessions, 0) as sessions, d.present - coalesce(x.present, 0) as present,
-            d.first_time - coalesce(x.first_time, 0) as first_time
-          from (${daily}) d left join (${sessionsOf(sql`select g.id from groups g where g.tenant_id = ${tenantId} and not ${groupsIn(h)}`)}) x on x.date = d.date`;
+      : sql`select d.date, d.sessions - coalesce(p.sessions, 0) + coalesce(x.sessions, 0) as sessions,
+            d.present - coalesce(p.present, 0) + coalesce(x.present, 0) as present,
+            d.first_time - coalesce(p.first_time, 0) + coalesce(x.first_time, 0) as first_time
+          from (${daily}) d
+          left join attendance_private_daily_counts p on p.tenant_id = ${tenantId} and p.date = d.date and not p.did_not_meet
+          left join (${sessionsOf(groups.shownPrivate)}) x on x.date = d.date`;
   const rows = await q<{ period: string; cur: boolean; sessions: unknown; present: unknown; first_time: unknown }>(sql`
       select to_char(${periodStartSql(sql`x.date`, 'week')}, 'YYYY-MM-DD') as period, x.date >= ${w.current.from}::date as cur,
         sum(x.sessions) as sessions, sum(x.present) as present, sum(x.first_time) as first_time
@@ -133,26 +183,36 @@ export async function givingSection(q: Query, tenantId: number, w: Windows) {
 /**
  * Groups in scope, their active members (summed from group_member_counts, a row per group that
  * migration 0027 keeps at commit, not counted over every membership) and pending requests (the
- * membership requests' unique index). The whole tenant's groups come from group_counts (0006).
+ * membership requests' unique index). The whole tenant's groups come from group_counts (0006); a
+ * caller without hierarchy:all and no groupId has the whole tenant's figures less those of the
+ * groups hidden from them (GroupTest `hidden`: ~1,000 rows, not the ~4,000 visible ones).
  */
-export async function groupsSection(q: Query, tenantId: number, h: HierarchyScope) {
-  const [r] = await q<{ count: unknown; members: unknown; pending: unknown }>(h.wholeTenant
-    ? sql`
-      select (select coalesce(sum(c.n), 0) from group_counts c where c.tenant_id = ${tenantId}) as count,
-        (select coalesce(sum(c.n), 0) from group_member_counts c where c.tenant_id = ${tenantId}) as members,
-        (select count(*) from group_membership_requests q where q.tenant_id = ${tenantId} and q.status = 'Pending') as pending`
-    : sql`
-      with sg as materialized (select g.id from groups g where g.tenant_id = ${tenantId} and ${groupsIn(h)})
-      select (select count(*) from sg) as count,
-        (select coalesce(sum(c.n), 0) from group_member_counts c where c.tenant_id = ${tenantId} and c.group_id in (select id from sg)) as members,
-        (select count(*) from group_membership_requests q where q.tenant_id = ${tenantId} and q.status = 'Pending' and q.group_id in (select id from sg)) as pending`);
+export async function groupsSection(q: Query, tenantId: number, groups: GroupTest) {
+  const allGroups = sql`(select coalesce(sum(c.n), 0) from group_counts c where c.tenant_id = ${tenantId})`;
+  const allMembers = sql`(select coalesce(sum(c.n), 0) from group_member_counts c where c.tenant_id = ${tenantId})`;
+  const membersOf = sql`(select coalesce(sum(c.n), 0) from group_member_counts c where c.tenant_id = ${tenantId} and c.group_id in (${groups.ids}))`;
+  const pending = (where: SQL) => sql`(select count(*) from group_membership_requests q where q.tenant_id = ${tenantId} and q.status = 'Pending' and ${where})`;
+  const [r] = await q<{ count: unknown; members: unknown; pending: unknown }>(
+    groups.kind === 'all'
+      ? sql`select ${allGroups} as count, ${allMembers} as members, ${pending(sql`true`)} as pending`
+      : groups.kind === 'hidden'
+        ? sql`select ${allGroups} - (select count(*) from (${groups.ids}) x) as count, ${allMembers} - ${membersOf} as members,
+            ${pending(groups.has(sql`q.group_id`))} as pending`
+        : sql`select (select count(*) from (${groups.ids}) x) as count, ${membersOf} as members, ${pending(groups.has(sql`q.group_id`))} as pending`,
+  );
   return { count: num(r.count), members: num(r.members), pendingRequests: num(r.pending) };
 }
 
-/** The next 5 events from today (events_start_idx), visible and in scope, with their registration counts. */
-export async function eventsSection(q: Query, tenantId: number, h: HierarchyScope, today: string) {
-  const inScope = sql`exists (select 1 from groups g where g.tenant_id = ${tenantId} and g.id = e.group_id and ${groupsIn(h)})`;
-  const where = h.root ? inScope : h.scope.all ? sql`true` : sql`(e.group_id is null or ${inScope})`;
+/**
+ * The next 5 events from today (events_start_idx), visible and in scope, with their registration
+ * counts. An event without a group is visible to all, and in no groupId's scope.
+ */
+export async function eventsSection(q: Query, tenantId: number, groups: GroupTest, today: string) {
+  const where = groups.kind === 'scoped'
+    ? sql`(e.group_id is not null and ${groups.has(sql`e.group_id`)})`
+    : groups.kind === 'all'
+      ? sql`true`
+      : sql`(e.group_id is null or ${groups.has(sql`e.group_id`)})`;
   const rows = await q<{ id: unknown; name: string; start_date: string; registrations: unknown }>(sql`
       select e.id, e.name, e.start_date::text as start_date,
         (select count(*) from event_registrations r where r.tenant_id = ${tenantId} and r.event_id = e.id) as registrations
@@ -162,18 +222,32 @@ export async function eventsSection(q: Query, tenantId: number, h: HierarchyScop
 }
 
 /**
+ * The visibility rule of tasks (reports.tasks.ts taskVisibleSql, the tasks module's), over the
+ * batch's GroupTest rather than a test of the groups table per section: a task in scope by its
+ * group (with a groupId, only that subtree's tasks), or, without a groupId, the caller's own; a
+ * confidential task needs care:read or to be one's own.
+ */
+export function taskVisibleDashSql(auth: Principal, groups: GroupTest): SQL {
+  const own = sql`(t.assignee_user_id = ${auth.userId} or t.created_by_user_id = ${auth.userId})`;
+  const inScope = sql`(t.group_id is not null and ${groups.has(sql`t.group_id`)})`;
+  const care = auth.permissions.has('care:read') ? sql`true` : sql`(not t.confidential or ${own})`;
+  if (groups.kind === 'scoped') return sql`(${inScope} and ${care})`;
+  return groups.kind === 'all' ? care : sql`((${inScope} or ${own}) and ${care})`;
+}
+
+/**
  * The caller's own open and overdue tasks (tasks_open_due_idx), and the open unassigned tasks they may
  * see: summed from task_unassigned_counts (migration 0021 keeps it at commit, per group, confidential
- * flag and creator), through the same visibility rule as the tasks themselves (taskVisibleSql: an
+ * flag and creator), through the same visibility rule as the tasks themselves (taskVisibleDashSql: an
  * unassigned task is "own" to its creator), so a few thousand counter rows are read, not every open task.
  */
-export async function tasksSection(q: Query, auth: Principal, h: HierarchyScope, today: string) {
+export async function tasksSection(q: Query, auth: Principal, groups: GroupTest, today: string) {
   const t = auth.tenantId;
   const unassigned = auth.permissions.has('tasks:read')
     ? sql`(select coalesce(sum(t.n), 0) from (
         select nullif(c.group_id, 0) as group_id, c.confidential, nullif(c.created_by_user_id, 0) as created_by_user_id, null::bigint as assignee_user_id, c.n
         from task_unassigned_counts c where c.tenant_id = ${t} and c.n <> 0) t
-      where ${taskVisibleSql(t, auth, h)})`
+      where ${taskVisibleDashSql(auth, groups)})`
     : sql`0`;
   const [r] = await q<{ my_open: unknown; my_overdue: unknown; unassigned: unknown }>(sql`
       select count(*) as my_open, count(*) filter (where t.due_date < ${today}::date) as my_overdue, ${unassigned} as unassigned

@@ -29,14 +29,16 @@ export function createDashboardService({ db }: { db: Db }) {
         // sum of its sections' estimates passes jit_above_cost, and compiling its ~200 expressions cost
         // 3.2 s of a Zone leader's 3.6 s on the large bench tenant, for sections that run in milliseconds.
         await tx.execute(sql`set local jit = off`);
-        const q = repo.batchQueries(tx);
-        const [people, attendance, giving, groups, events, tasks, care, occasions] = await Promise.all([
+        // The caller's scope as ONE set of groups the sections share (GroupTest), read once by the batch.
+        const groups = repo.groupTest(auth.tenantId, h);
+        const q = repo.batchQueries(tx, groups);
+        const [people, attendance, giving, groupCounts, events, tasks, care, occasions] = await Promise.all([
           can('contacts:read') ? repo.peopleSection(q, auth.tenantId, settings.timeZone, w) : undefined,
-          can('attendance:read') ? repo.attendanceSection(q, auth.tenantId, h, w) : undefined,
+          can('attendance:read') ? repo.attendanceSection(q, auth.tenantId, groups, w) : undefined,
           can('finance:read') ? repo.givingSection(q, auth.tenantId, w) : undefined,
-          can('groups:read') ? repo.groupsSection(q, auth.tenantId, h) : undefined,
-          can('events:read') ? repo.eventsSection(q, auth.tenantId, h, today) : undefined,
-          repo.tasksSection(q, auth, h, today),
+          can('groups:read') ? repo.groupsSection(q, auth.tenantId, groups) : undefined,
+          can('events:read') ? repo.eventsSection(q, auth.tenantId, groups, today) : undefined,
+          repo.tasksSection(q, auth, groups, today),
           can('care:read') ? repo.careSection(q, auth.tenantId) : undefined,
           can('contacts:read') ? repo.occasionsSection(q, auth.tenantId, today) : undefined,
         ]);
@@ -56,7 +58,7 @@ export function createDashboardService({ db }: { db: Db }) {
               }
             : {}),
           ...(giving ? { giving: { total: giving.total, donors: giving.donors, averageGift: giving.averageGift, changePct: giving.changePct, byFund: giving.byFund } } : {}),
-          ...(groups ? { groups } : {}),
+          ...(groupCounts ? { groups: groupCounts } : {}),
           ...(events ? { events } : {}),
           tasks,
           ...(care ? { care } : {}),
