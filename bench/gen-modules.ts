@@ -27,7 +27,8 @@ const YEAR_END = '2025-12-31';
 
 const rows = (r: unknown) => (r as { rows: Record<string, unknown>[] }).rows;
 
-export async function insertModules(tx: Db, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[], adminUserId: number): Promise<ModulesDataset> {
+/** `step(what)` is called after each part (the generator logs the seconds since the previous step). */
+export async function insertModules(tx: Db, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[], adminUserId: number, step: (what: string) => void = () => {}): Promise<ModulesDataset> {
   const fellowships = tree.levels[5];
   // Attendance: a weekly meeting for every fellowship, a year of sessions, 30% of active members present.
   await tx.execute(sql`insert into attendance_services (tenant_id, name, group_id, day_of_week, start_time, frequency)
@@ -42,6 +43,7 @@ export async function insertModules(tx: Db, tenantId: number, spec: SizeSpec, tr
     join group_memberships m on m.tenant_id = x.tenant_id and m.group_id = x.group_id and m.is_active
     where x.tenant_id = ${tenantId} and x.source = 'Service' and abs(hashint8(x.id * 1000003 + m.contact_id)) % 10 < 3
     on conflict do nothing`);
+  step('attendance sessions and records');
 
   // Tasks: spread over the admin (a tenth: "assignee=me"), other leaders and nobody; a third overdue.
   const n = contactIds.length;
@@ -66,6 +68,7 @@ export async function insertModules(tx: Db, tenantId: number, spec: SizeSpec, tr
     select c.tenant_id, s.name, 'Open', (c.entered_step_at + make_interval(days => s.due_in_days))::date, c.assignee_user_id, c.contact_id, c.id, c.entered_step_at
     from pipeline_cards c join pipeline_steps s on s.tenant_id = c.tenant_id and s.id = c.step_id
     where c.tenant_id = ${tenantId} and c.pipeline_id = ${pipelineId}`);
+  step('tasks, pipeline cards');
 
   // Finance: three funds, a closed batch per week, weekly gifts from `givingShare` of the contacts.
   await tx.execute(sql`insert into funds (tenant_id, name, code, is_tax_deductible)
@@ -86,6 +89,7 @@ export async function insertModules(tx: Db, tenantId: number, spec: SizeSpec, tr
   await tx.execute(sql`update batches b set control_amount = t.total, control_count = t.n
     from (select batch_id, sum(amount) as total, count(*) as n from contributions where tenant_id = ${tenantId} group by batch_id) t
     where b.tenant_id = ${tenantId} and b.id = t.batch_id`);
+  step('giving');
 
   // Changes: `changesPerTenant` contact updates spread over the contacts, 200 of them on one contact.
   const auditContactId = contactIds[Math.min(5, n - 1)];
@@ -95,6 +99,7 @@ export async function insertModules(tx: Db, tenantId: number, spec: SizeSpec, tr
     from (select case when i % ${Math.max(1, Math.floor(spec.changes / 200))} = 0 then ${auditContactId}::bigint else ${contactIds[0]}::bigint + (i::bigint * 7919) % ${n} end as c,
       timestamptz '2025-01-01' + make_interval(secs => i * 30) as at
       from generate_series(1, ${spec.changes}) i) x`);
+  step('changes');
   const [session] = rows(await tx.execute(sql`select id from attendance_sessions where tenant_id = ${tenantId} order by date desc, id limit 1`));
   return { pipelineId, donorContactId: contactIds[0], auditContactId, yearEnd: YEAR_END, checkinSessionId: Number(session.id) };
 }
