@@ -21,21 +21,31 @@
 -- the transaction runs), and a deferred constraint trigger applies them to contact_gram_counts at
 -- commit, in key order. An update touches the counters only for rows whose search_text,
 -- phone_digits, category or status changed.
-CREATE OR REPLACE FUNCTION contact_search_grams(search_text text, phone_digits text)
-RETURNS text[] LANGUAGE sql IMMUTABLE PARALLEL SAFE
+-- A row's grams, each once, as bytes (the text's own encoding, textsend): substr on text walks the
+-- string from its start for every gram (a 250-character row cost 0.5 ms), substr on bytes does
+-- not, so a row all of one-byte characters is cut as bytes; any other row as characters.
+-- An inlinable set-returning function (one SELECT, no SET): no call overhead per row.
+DROP FUNCTION IF EXISTS contact_search_grams(text, text);
+--> statement-breakpoint
+CREATE FUNCTION contact_search_grams(search_text text, phone_digits text)
+RETURNS SETOF bytea LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-  SELECT coalesce(array_agg(DISTINCT x.g), '{}') FROM (
-    SELECT substr(search_text, i, 3) AS g FROM generate_series(1, char_length(search_text) - 2) AS i
+  SELECT u.g FROM unnest((SELECT array_agg(DISTINCT x.g) FROM (
+    SELECT substr(b.b, i, 3) AS g FROM (SELECT textsend(search_text) AS b) AS b, generate_series(1, octet_length(b.b) - 2) AS i
+    WHERE octet_length(search_text) = char_length(search_text)
     UNION ALL
-    SELECT d.g FROM generate_series(1, char_length(phone_digits) - 2) AS i
+    SELECT textsend(substr(search_text, i, 3)) FROM generate_series(1, char_length(search_text) - 2) AS i
+    WHERE octet_length(search_text) <> char_length(search_text)
+    UNION ALL
+    SELECT textsend(d.g) FROM generate_series(1, char_length(phone_digits) - 2) AS i
     CROSS JOIN LATERAL (SELECT substr(phone_digits, i, 3) AS g) AS d
     WHERE translate(d.g, '0123456789', '') = ''
-  ) AS x
+  ) AS x)) AS u(g)
 $$;
 --> statement-breakpoint
 CREATE TABLE IF NOT EXISTS "contact_gram_counts" (
 	"tenant_id" bigint NOT NULL,
-	"gram" text COLLATE "C" NOT NULL,
+	"gram" bytea NOT NULL,
 	"category" text NOT NULL,
 	"status" text NOT NULL,
 	"n" bigint NOT NULL,
@@ -49,7 +59,7 @@ CREATE TABLE IF NOT EXISTS "contact_gram_pending" (
 	"tenant_id" bigint NOT NULL,
 	"category" text NOT NULL,
 	"status" text NOT NULL,
-	"grams" text[] NOT NULL,
+	"grams" bytea[] NOT NULL,
 	"n" integer[] NOT NULL,
 	"apply" boolean DEFAULT pending_apply_first('contact_gram') NOT NULL
 );
@@ -66,7 +76,7 @@ BEGIN
     SELECT pg_current_xact_id(), d.tenant_id, d.category, d.status, array_agg(d.g ORDER BY d.g), array_agg(d.n ORDER BY d.g)
     FROM (
       SELECT r.tenant_id, r.category, r.status, u.g, count(*)::int AS n
-      FROM new_rows AS r CROSS JOIN LATERAL unnest(contact_search_grams(r.search_text, r.phone_digits)) AS u(g)
+      FROM new_rows AS r CROSS JOIN LATERAL contact_search_grams(r.search_text, r.phone_digits) AS u(g)
       GROUP BY 1, 2, 3, 4
     ) AS d
     GROUP BY 2, 3, 4;
@@ -88,7 +98,7 @@ BEGIN
         UNION ALL
         SELECT o.tenant_id, o.category, o.status, o.search_text, o.phone_digits, -1 FROM old_rows AS o
         WHERE NOT EXISTS (SELECT 1 FROM new_rows AS nr WHERE nr.tenant_id = o.tenant_id AND nr.id = o.id)
-      ) AS r CROSS JOIN LATERAL unnest(contact_search_grams(r.search_text, r.phone_digits)) AS u(g)
+      ) AS r CROSS JOIN LATERAL contact_search_grams(r.search_text, r.phone_digits) AS u(g)
       GROUP BY 1, 2, 3, 4 HAVING sum(r.d) <> 0
     ) AS d
     GROUP BY 2, 3, 4;
@@ -97,7 +107,7 @@ BEGIN
     SELECT pg_current_xact_id(), d.tenant_id, d.category, d.status, array_agg(d.g ORDER BY d.g), array_agg(d.n ORDER BY d.g)
     FROM (
       SELECT r.tenant_id, r.category, r.status, u.g, -count(*)::int AS n
-      FROM old_rows AS r CROSS JOIN LATERAL unnest(contact_search_grams(r.search_text, r.phone_digits)) AS u(g)
+      FROM old_rows AS r CROSS JOIN LATERAL contact_search_grams(r.search_text, r.phone_digits) AS u(g)
       GROUP BY 1, 2, 3, 4
     ) AS d
     GROUP BY 2, 3, 4;
@@ -159,7 +169,7 @@ DELETE FROM contact_gram_counts;
 --> statement-breakpoint
 INSERT INTO contact_gram_counts (tenant_id, gram, category, status, n)
 SELECT c.tenant_id, u.g, c.category, c.status, count(*)
-FROM contacts AS c CROSS JOIN LATERAL unnest(contact_search_grams(c.search_text, c.phone_digits)) AS u(g)
+FROM contacts AS c CROSS JOIN LATERAL contact_search_grams(c.search_text, c.phone_digits) AS u(g)
 GROUP BY 1, 2, 3, 4;
 --> statement-breakpoint
 -- The count of 0017, reading the counters for a three-character "contains" pattern of the contacts
@@ -188,7 +198,7 @@ BEGIN
          OR (translate(term, '0123456789', '') = '' AND digits_pattern = '%' || term || '%'))
     THEN
       SELECT coalesce(sum(k.n), 0)::int INTO n FROM contact_gram_counts AS k
-      WHERE k.tenant_id = tenant AND k.gram = term
+      WHERE k.tenant_id = tenant AND k.gram = textsend(term)
         AND (want_category IS NULL OR k.category = want_category)
         AND (want_status IS NULL OR k.status = want_status);
       RETURN n;
