@@ -43,6 +43,18 @@ AS $$
   ) AS x)) AS u(g)
 $$;
 --> statement-breakpoint
+-- The first form of this migration kept the grams as text (commit fe7604e): a database migrated
+-- with it has its tables rebuilt here (they are counted again below).
+DO $$
+BEGIN
+  IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+             AND table_name = 'contact_gram_counts' AND column_name = 'gram' AND data_type <> 'bytea') THEN
+    DROP TABLE contact_gram_counts;
+    DROP TABLE IF EXISTS contact_gram_pending;
+  END IF;
+END
+$$;
+--> statement-breakpoint
 CREATE TABLE IF NOT EXISTS "contact_gram_counts" (
 	"tenant_id" bigint NOT NULL,
 	"gram" bytea NOT NULL,
