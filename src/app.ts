@@ -1,5 +1,4 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -12,6 +11,7 @@ import { contentTypesPlugin } from './plugins/content-types.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { MODULES } from './modules/index.js';
 import { MB, type ModuleOptions } from './modules/module.js';
@@ -53,7 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   await app.register(contentTypesPlugin);
-  await app.register(helmet, { global: true });
+  await app.register(securityHeadersPlugin);
   await app.register(cors, { origin: config.corsOrigins });
   await app.register(rateLimit, {
     global: false,
