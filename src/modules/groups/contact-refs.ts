@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
+import { and, eq, inArray, sql, type AnyColumn, type Placeholder } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { companies, contacts, persons } from '../../db/schema/index.js';
 
@@ -14,10 +14,10 @@ export const contactNameColumns = {
   lastName: sql<string>`coalesce(${persons.lastName}, '')`,
 };
 
-export function personJoin(tenantId: number, contactId: AnyColumn) {
+export function personJoin(tenantId: number | Placeholder, contactId: AnyColumn) {
   return and(eq(persons.tenantId, tenantId), eq(persons.contactId, contactId));
 }
-export function companyJoin(tenantId: number, contactId: AnyColumn) {
+export function companyJoin(tenantId: number | Placeholder, contactId: AnyColumn) {
   return and(eq(companies.tenantId, tenantId), eq(companies.contactId, contactId));
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { subtreeFilter } from './groups.visibility.js';
+import { scopeTerms, subtreeFilter, visibleGroupCount, visibleGroupFilter, type GroupScope, type ScopeTerms } from './groups.visibility.js';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db } from '../../db/client.js';
+import { perHandle, UNNAMED, type Db } from '../../db/client.js';
 import { events, groupCategories, groupMemberships, groups } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
 import { companyJoin, contactNameColumns, personJoin } from './contact-refs.js';
@@ -26,7 +26,7 @@ const groupColumns = {
   country: groups.country,
   metaData: groups.metaData,
 };
-function selectGroups(tx: Db, tenantId: number) {
+function selectGroups(tx: Db) {
   return tx
     .select(groupColumns)
     .from(groups)
@@ -50,13 +50,45 @@ function toGroupOut(r: GroupSelect): GroupOut {
   };
 }
 
+/**
+ * The varying values of the hot reads, as placeholders: their statements are built once per
+ * database handle (perHandle: once per pooled connection on PostgreSQL) instead of per request;
+ * the SQL text and the bound values are those of the statement built with the values themselves.
+ */
+const P = {
+  tenantId: sql.placeholder('tenantId'),
+  id: sql.placeholder('id'),
+  limit: sql.placeholder('limit'),
+  offset: sql.placeholder('offset'),
+};
+
+/**
+ * Statements per scope shape (scopeTerms' key: hierarchy:all, or how many led subtrees and own
+ * groups), each built once per database handle; past MAX_SCOPE_SHAPES shapes a statement is built
+ * for the call (the same statement, not kept).
+ */
+function byScopeShape<Q>(build: (tx: Db, terms: ScopeTerms) => Q) {
+  const shapes = new Map<string, (tx: Db) => Q>();
+  return (tx: Db, scope: GroupScope): { query: Q; values: Record<string, unknown> } => {
+    const { key, terms, values } = scopeTerms(scope);
+    let cached = shapes.get(key);
+    if (!cached && shapes.size < MAX_SCOPE_SHAPES) shapes.set(key, (cached = perHandle((t) => build(t, terms))));
+    return { query: cached ? cached(tx) : build(tx, terms), values };
+  };
+}
+const MAX_SCOPE_SHAPES = 64;
+
+const findGroupQuery = perHandle((tx) => tx.select().from(groups).where(and(eq(groups.tenantId, P.tenantId), eq(groups.id, P.id))).prepare(UNNAMED));
+
 export async function findGroup(tx: Db, tenantId: number, id: number): Promise<GroupRow | undefined> {
-  const [row] = await tx.select().from(groups).where(and(eq(groups.tenantId, tenantId), eq(groups.id, id)));
+  const [row] = await findGroupQuery(tx).execute({ tenantId, id });
   return row;
 }
 
+const groupOutQuery = perHandle((tx) => selectGroups(tx).where(and(eq(groups.tenantId, P.tenantId), eq(groups.id, P.id))).prepare(UNNAMED));
+
 export async function getGroupOut(tx: Db, tenantId: number, id: number): Promise<GroupOut> {
-  const [row] = await selectGroups(tx, tenantId).where(and(eq(groups.tenantId, tenantId), eq(groups.id, id)));
+  const [row] = await groupOutQuery(tx).execute({ tenantId, id });
   return toGroupOut(row);
 }
 
@@ -78,19 +110,43 @@ async function pageWithTotal<T extends { total: number }>(tx: Db, rows: T[], whe
   return { rows, total: Number((res as unknown as { rows: { total: number }[] }).rows[0].total) };
 }
 
-/** `counted`: the total as a scalar sub-select, when the caller has one cheaper than counting `filters`. */
-export async function listGroups(tx: Db, tenantId: number, filters: SQL[], page: Page, sort = 'name', counted?: SQL) {
-  const where = and(eq(groups.tenantId, tenantId), ...filters);
-  const rows = await tx
-    .select({ ...groupColumns, total: counted ? sql<number>`${counted}` : tx.$count(groups, where) })
+function listGroupsSelect(tx: Db, where: SQL | undefined, total: SQL<number> | SQL.Aliased<number>, sort: string) {
+  return tx
+    .select({ ...groupColumns, total })
     .from(groups)
     .innerJoin(groupCategories, and(eq(groupCategories.tenantId, groups.tenantId), eq(groupCategories.id, groups.categoryId)))
     .leftJoin(parent, and(eq(parent.tenantId, groups.tenantId), eq(parent.id, groups.parentId)))
     .where(where)
-    .orderBy(...ORDER[sort])
+    .orderBy(...ORDER[sort]);
+}
+
+/** `counted`: the total as a scalar sub-select, when the caller has one cheaper than counting `filters`. */
+export async function listGroups(tx: Db, tenantId: number, filters: SQL[], page: Page, sort = 'name', counted?: SQL) {
+  const where = and(eq(groups.tenantId, tenantId), ...filters);
+  const rows = await listGroupsSelect(tx, where, counted ? sql<number>`${counted}` : tx.$count(groups, where), sort)
     .limit(page.limit)
     .offset(page.offset);
   const { total } = await pageWithTotal(tx, rows, where, counted);
+  return { rows: rows.map(toGroupOut), total };
+}
+
+function visibleListQuery(tx: Db, terms: ScopeTerms, sort: string) {
+  const where = and(eq(groups.tenantId, P.tenantId), visibleGroupFilter(terms));
+  return listGroupsSelect(tx, where, sql<number>`${visibleGroupCount(P.tenantId, terms)}`, sort).limit(P.limit).offset(P.offset).prepare(UNNAMED);
+}
+
+/** The page statements of the list without filters, per sort (then per scope shape). */
+const visibleListQueries = Object.fromEntries(Object.keys(ORDER).map((sort) => [sort, byScopeShape((tx, terms) => visibleListQuery(tx, terms, sort))]));
+
+/**
+ * The list without filters (a plain GET /api/groups): the statement of
+ * listGroups(tx, tenantId, [visibleGroupFilter(scope)], page, sort, visibleGroupCount(tenantId, scope))
+ * with an explicit OFFSET, built once per sort, scope shape and database handle.
+ */
+export async function listVisibleGroups(tx: Db, tenantId: number, scope: GroupScope, page: Page, sort = 'name') {
+  const { query, values } = visibleListQueries[sort](tx, scope);
+  const rows = await query.execute({ ...values, tenantId, limit: page.limit, offset: page.offset });
+  const total = rows.length > 0 ? Number(rows[0].total) : (await pageWithTotal(tx, rows, undefined, visibleGroupCount(tenantId, scope))).total;
   return { rows: rows.map(toGroupOut), total };
 }
 
@@ -112,13 +168,20 @@ export function descendantsOf(path: string): SQL {
   return sql`(${subtreeFilter(groups.path, path)} AND ${groups.path} <> ${path})`;
 }
 
-export async function listChildren(tx: Db, tenantId: number, groupId: number, visible: SQL) {
-  const rows = await tx
+/** A group's children the scope may see, per scope shape (built once per shape and handle). */
+const childrenQuery = byScopeShape((tx, terms) =>
+  tx
     .select({ id: groups.id, name: groups.name, categoryId: groups.categoryId, categoryName: groupCategories.name, privacy: groups.privacy })
     .from(groups)
     .innerJoin(groupCategories, and(eq(groupCategories.tenantId, groups.tenantId), eq(groupCategories.id, groups.categoryId)))
-    .where(and(eq(groups.tenantId, tenantId), eq(groups.parentId, groupId), visible))
-    .orderBy(asc(groups.name), asc(groups.id));
+    .where(and(eq(groups.tenantId, P.tenantId), eq(groups.parentId, P.id), visibleGroupFilter(terms)))
+    .orderBy(asc(groups.name), asc(groups.id))
+    .prepare(UNNAMED),
+);
+
+export async function listChildren(tx: Db, tenantId: number, groupId: number, scope: GroupScope) {
+  const { query, values } = childrenQuery(tx, scope);
+  const rows = await query.execute({ ...values, tenantId, id: groupId });
   return rows.map((r) => ({ id: r.id, name: r.name, category: { id: r.categoryId, name: r.categoryName }, privacy: r.privacy }));
 }
 
@@ -129,19 +192,24 @@ export const MEMBERS_IN_READ = 100;
  * The first MEMBERS_IN_READ memberships of a group (active or not) by name, and how many it has in
  * all, in one statement: the count is an uncorrelated sub-select on the membership key's index.
  */
-export async function listMembers(tx: Db, tenantId: number, groupId: number) {
-  const ofGroup = and(eq(groupMemberships.tenantId, tenantId), eq(groupMemberships.groupId, groupId));
-  const rows = await tx
+const membersQuery = perHandle((tx) => {
+  const ofGroup = and(eq(groupMemberships.tenantId, P.tenantId), eq(groupMemberships.groupId, P.id));
+  return tx
     .select({
       id: groupMemberships.id, contactId: groupMemberships.contactId, role: groupMemberships.role, isActive: groupMemberships.isActive, ...contactNameColumns,
       total: tx.$count(groupMemberships, ofGroup),
     })
     .from(groupMemberships)
-    .leftJoin(persons, personJoin(tenantId, groupMemberships.contactId))
-    .leftJoin(companies, companyJoin(tenantId, groupMemberships.contactId))
+    .leftJoin(persons, personJoin(P.tenantId, groupMemberships.contactId))
+    .leftJoin(companies, companyJoin(P.tenantId, groupMemberships.contactId))
     .where(ofGroup)
     .orderBy(asc(contactNameColumns.lastName), asc(contactNameColumns.firstName), asc(groupMemberships.id))
-    .limit(MEMBERS_IN_READ);
+    .limit(MEMBERS_IN_READ)
+    .prepare(UNNAMED);
+});
+
+export async function listMembers(tx: Db, tenantId: number, groupId: number) {
+  const rows = await membersQuery(tx).execute({ tenantId, id: groupId });
   const members = rows.map((r) => ({
     id: r.id, contactId: r.contactId, role: r.role, isActive: r.isActive,
     contact: { id: r.contactId, firstName: r.firstName, lastName: r.lastName },

@@ -54,11 +54,11 @@ export function createGroupsService(db: Db) {
       withTenant(db, auth, async (tx) => {
         const page = toPage(query);
         const scope = await loadGroupScope(tx, auth);
-        const filters = await listFilters(tx, auth, scope, query);
         // Visibility alone: the database's counters give the total without counting the tenant.
         const unfiltered = query.categoryId === undefined && query.parentId === undefined && query.ancestorId === undefined && !query.q;
-        const counted = unfiltered ? visibleGroupCount(auth.tenantId, scope) : undefined;
-        const { rows, total } = await repo.listGroups(tx, auth.tenantId, filters, page, query.sort, counted);
+        const { rows, total } = unfiltered
+          ? await repo.listVisibleGroups(tx, auth.tenantId, scope, page, query.sort)
+          : await repo.listGroups(tx, auth.tenantId, await listFilters(tx, auth, scope, query), page, query.sort);
         return pageResult(page, rows, total);
       }),
 
@@ -78,7 +78,7 @@ export function createGroupsService(db: Db) {
         const scope = await loadGroupScope(tx, auth);
         await visibleGroup(tx, auth, scope, id);
         const group = await repo.getGroupOut(tx, auth.tenantId, id);
-        const children = await repo.listChildren(tx, auth.tenantId, id, visibleGroupFilter(scope));
+        const children = await repo.listChildren(tx, auth.tenantId, id, scope);
         const { members, memberCount } = await repo.listMembers(tx, auth.tenantId, id);
         return { ...group, children, members, memberCount };
       }),

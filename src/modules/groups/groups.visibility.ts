@@ -1,5 +1,5 @@
-import { and, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { and, eq, inArray, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
+import { perHandle, UNNAMED, type Db } from '../../db/client.js';
 import { groupCounts, groupMemberships, groups } from '../../db/schema/index.js';
 import type { Principal } from '../../plugins/auth.js';
 
@@ -16,17 +16,62 @@ export interface GroupScope {
   memberGroupIds: number[];
 }
 
-export async function loadGroupScope(tx: Db, auth: Principal): Promise<GroupScope> {
-  if (auth.permissions.has('hierarchy:all')) return { all: true, ledPaths: [], memberGroupIds: [] };
-  const rows = await tx
+/** The caller's active memberships with their groups' paths: built once per database handle (perHandle). */
+const scopeQuery = perHandle((tx) =>
+  tx
     .select({ id: groups.id, path: groups.path, role: groupMemberships.role })
     .from(groupMemberships)
     .innerJoin(groups, and(eq(groups.tenantId, groupMemberships.tenantId), eq(groups.id, groupMemberships.groupId)))
-    .where(and(eq(groupMemberships.tenantId, auth.tenantId), eq(groupMemberships.contactId, auth.contactId), eq(groupMemberships.isActive, true)));
+    .where(and(eq(groupMemberships.tenantId, sql.placeholder('tenantId')), eq(groupMemberships.contactId, sql.placeholder('contactId')), eq(groupMemberships.isActive, true)))
+    .prepare(UNNAMED),
+);
+
+export async function loadGroupScope(tx: Db, auth: Principal): Promise<GroupScope> {
+  if (auth.permissions.has('hierarchy:all')) return { all: true, ledPaths: [], memberGroupIds: [] };
+  const rows = await scopeQuery(tx).execute({ tenantId: auth.tenantId, contactId: auth.contactId });
   const led = rows.filter((r) => r.role === 'Leader' || r.role === 'Assistant').map((r) => r.path);
   // A led path inside another led path adds nothing.
   const ledPaths = led.filter((p) => !led.some((q) => q !== p && p.startsWith(q)));
   return { all: false, ledPaths: [...new Set(ledPaths)], memberGroupIds: rows.map((r) => r.id) };
+}
+
+/** A led subtree as the two bounds of its range, given as placeholders (see scopeTerms). */
+export interface PathRange {
+  lo: Placeholder;
+  hi: Placeholder;
+}
+
+/**
+ * What the visibility rules read of a scope: a GroupScope's own values, or placeholders in their
+ * place (scopeTerms) for a statement built once per scope shape.
+ */
+export interface ScopeTerms {
+  all: boolean;
+  ledPaths: readonly (string | PathRange)[];
+  memberGroupIds: readonly (number | Placeholder)[];
+}
+
+/** The upper bound of a subtree's range: paths hold only digits and '/', so the final '/' raised to '0'. */
+const upperOf = (prefix: string) => `${prefix.slice(0, -1)}0`;
+
+/**
+ * A scope's shape (hierarchy:all, how many led subtrees, how many own groups) as a key, its terms
+ * as placeholders (`led<i>lo`, `led<i>hi`, `member<i>`) and the values that fill them: the SQL built
+ * from the terms is the SQL built from the scope itself, with the same values bound in the same order.
+ */
+export function scopeTerms(scope: GroupScope): { key: string; terms: ScopeTerms; values: Record<string, unknown> } {
+  const values: Record<string, unknown> = {};
+  const ledPaths = scope.ledPaths.map((p, i) => {
+    values[`led${i}lo`] = p;
+    values[`led${i}hi`] = upperOf(p);
+    return { lo: sql.placeholder(`led${i}lo`), hi: sql.placeholder(`led${i}hi`) };
+  });
+  const memberGroupIds = scope.memberGroupIds.map((id, i) => {
+    values[`member${i}`] = id;
+    return sql.placeholder(`member${i}`);
+  });
+  const key = scope.all ? 'all' : `${scope.ledPaths.length}/${scope.memberGroupIds.length}`;
+  return { key, terms: { all: scope.all, ledPaths, memberGroupIds }, values };
 }
 
 /** Columns of the groups table, or of an alias of it. */
@@ -42,21 +87,21 @@ export interface GroupColumns {
  * operators as index conditions, and LIKE is not leakproof. Paths hold only digits and '/', so the
  * upper bound is the prefix with its final '/' raised to '0'.
  */
-export function subtreeFilter(path: AnyColumn, prefix: string): SQL {
-  const upper = `${prefix.slice(0, -1)}0`;
-  return sql`(${path} ~>=~ ${prefix} AND ${path} ~<~ ${upper})`;
+export function subtreeFilter(path: AnyColumn, prefix: string | PathRange): SQL {
+  const [lo, hi] = typeof prefix === 'string' ? [prefix, upperOf(prefix)] : [prefix.lo, prefix.hi];
+  return sql`(${path} ~>=~ ${lo} AND ${path} ~<~ ${hi})`;
 }
 
-function underAny(path: AnyColumn, ledPaths: string[]): SQL {
+function underAny(path: AnyColumn, ledPaths: ScopeTerms['ledPaths']): SQL {
   if (ledPaths.length === 0) return sql`false`;
   return sql`(${sql.join(ledPaths.map((p) => subtreeFilter(path, p)), sql` OR `)})`;
 }
 
 /** Visible: everything with hierarchy:all; else Public groups, own memberships and led subtrees. */
-export function visibleGroupFilter(scope: GroupScope, g: GroupColumns = groups): SQL {
+export function visibleGroupFilter(scope: ScopeTerms, g: GroupColumns = groups): SQL {
   if (scope.all) return sql`true`;
   const parts: SQL[] = [sql`${g.privacy} = 'Public'`, underAny(g.path, scope.ledPaths)];
-  if (scope.memberGroupIds.length > 0) parts.push(inArray(g.id, scope.memberGroupIds));
+  if (scope.memberGroupIds.length > 0) parts.push(inArray(g.id, [...scope.memberGroupIds]));
   return sql`(${sql.join(parts, sql` OR `)})`;
 }
 
@@ -67,17 +112,17 @@ export function visibleGroupFilter(scope: GroupScope, g: GroupColumns = groups):
  * plus the visible non-public groups (led subtrees by ranges of groups_private_path_idx, own
  * groups by primary key). Exact, and the same rule as visibleGroupFilter.
  */
-export function visibleGroupCount(tenantId: number, scope: GroupScope): SQL {
+export function visibleGroupCount(tenantId: number | Placeholder, scope: ScopeTerms): SQL {
   const counters = sql`select coalesce(sum(${groupCounts.n}), 0) from ${groupCounts} where ${groupCounts.tenantId} = ${tenantId}`;
   if (scope.all) return sql`(${counters})::int`;
   const ownOrLed = [underAny(groups.path, scope.ledPaths)];
-  if (scope.memberGroupIds.length > 0) ownOrLed.push(inArray(groups.id, scope.memberGroupIds));
+  if (scope.memberGroupIds.length > 0) ownOrLed.push(inArray(groups.id, [...scope.memberGroupIds]));
   return sql`((${counters} and ${groupCounts.privacy} = 'Public')
     + (select count(*) from ${groups} where ${groups.tenantId} = ${tenantId} and ${groups.privacy} <> 'Public' and (${sql.join(ownOrLed, sql` OR `)})))::int`;
 }
 
 /** Manageable (writes): everything with hierarchy:all; else only inside a led subtree. */
-export function manageableGroupFilter(scope: GroupScope, g: GroupColumns = groups): SQL {
+export function manageableGroupFilter(scope: ScopeTerms, g: GroupColumns = groups): SQL {
   return scope.all ? sql`true` : underAny(g.path, scope.ledPaths);
 }
 

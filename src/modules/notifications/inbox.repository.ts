@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { perHandle, UNNAMED, type Db } from '../../db/client.js';
 import { notificationPreferences as prefs, notifications as n } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
 import type { NotificationItem } from './notifications.schemas.js';
@@ -28,9 +28,18 @@ export async function pageNotifications(tx: Db, tenantId: number, userId: number
   return { items: rows.map(toItem), total: Number(total) };
 }
 
+/** Built once per database handle (perHandle): the count is polled often and its SQL costs less than building it. */
+const unreadCountQuery = perHandle((tx) =>
+  tx
+    .select({ total: count() })
+    .from(n)
+    .where(and(eq(n.tenantId, sql.placeholder('tenantId')), eq(n.userId, sql.placeholder('userId')), isNull(n.readAt)))
+    .prepare(UNNAMED),
+);
+
 /** Served by the partial index notifications_unread_idx. */
 export async function unreadCount(tx: Db, tenantId: number, userId: number): Promise<number> {
-  const [{ total }] = await tx.select({ total: count() }).from(n).where(and(eq(n.tenantId, tenantId), eq(n.userId, userId), isNull(n.readAt)));
+  const [{ total }] = await unreadCountQuery(tx).execute({ tenantId, userId });
   return Number(total);
 }
 
