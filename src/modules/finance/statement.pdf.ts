@@ -73,18 +73,90 @@ let shared: Map<string, StandardFont> | undefined;
  * Without `sharedFonts`, or with a pdfkit lacking the registry this relies on, the document loads
  * its own fonts as pdfkit does by itself: the output is the same, byte for byte.
  */
-function newDocument(options: ConstructorParameters<typeof PDFDocument>[0], sharedFonts: boolean): Doc {
-  if (!sharedFonts) return new PDFDocument(options);
-  const doc = new PDFDocument({ ...options, font: null as unknown as string });
+function newDocument(options: ConstructorParameters<typeof PDFDocument>[0], sharedFonts: boolean): { doc: Doc; output?: () => Buffer } {
+  if (!sharedFonts) return { doc: new PDFDocument(options) };
+  // The first page is added once the writes are batched (pdfkit adds it as the constructor's last step).
+  const doc = new PDFDocument({ ...options, font: null as unknown as string, autoFirstPage: false });
   const registry = doc as unknown as FontRegistry;
-  if (typeof registry._fontFamilies !== 'object' || typeof registry._fontCount !== 'number') return doc.font('Helvetica');
-  shared ??= new Map(FONTS.map((name) => [name, sharedFont(name)]));
-  for (const [name, font] of shared) {
-    const own: StandardFont = Object.create(font);
-    Object.assign(own, { document: doc, id: `F${++registry._fontCount}`, dictionary: null, embedded: false });
-    registry._fontFamilies[name] = own;
+  if (typeof registry._fontFamilies === 'object' && typeof registry._fontCount === 'number') {
+    shared ??= new Map(FONTS.map((name) => [name, sharedFont(name)]));
+    for (const [name, font] of shared) {
+      const own: StandardFont = Object.create(font);
+      Object.assign(own, { document: doc, id: `F${++registry._fontCount}`, dictionary: null, embedded: false });
+      registry._fontFamilies[name] = own;
+    }
   }
-  return doc.font('Helvetica');
+  doc.font('Helvetica');
+  const output = batchWrites(doc);
+  doc.addPage();
+  return { doc, output };
+}
+
+/** pdfkit's writer and object references (private; touched only by `batchWrites`). */
+interface Writer {
+  _write?: (data: string | Uint8Array) => void;
+  _offset: number;
+  ref?: (data?: unknown) => Reference;
+}
+interface Reference {
+  write(chunk: string | Uint8Array): void;
+  finalize(): void;
+}
+
+/**
+ * pdfkit turns every line it writes (an operator of a page's content, a line of an object) into a
+ * Uint8Array of its own, char by char, and pushes each through the document's stream: hundreds of
+ * small arrays and stream events per statement, which cost more than laying the text out. Here the
+ * lines are kept as text and turned into bytes once: the document's lines at the end, an object's
+ * stream lines when it is written; the bytes are the same (pdfkit keeps each char's low byte, as
+ * latin1 does). Returns the whole file once the document has ended, or undefined with a pdfkit
+ * lacking the internals this relies on (the document then writes as pdfkit does by itself).
+ */
+function batchWrites(doc: Doc): (() => Buffer) | undefined {
+  const writer = doc as unknown as Writer;
+  const { _write: write, ref } = writer;
+  if (typeof write !== 'function' || typeof ref !== 'function' || typeof writer._offset !== 'number') return undefined;
+  const out: Buffer[] = [];
+  let text: string[] = [];
+  const flush = () => {
+    if (text.length) out.push(Buffer.from(text.join(''), 'latin1'));
+    text = [];
+  };
+  writer._write = (data) => {
+    if (data instanceof Uint8Array) {
+      flush();
+      out.push(Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      writer._offset += data.byteLength;
+    } else {
+      const line = `${data}\n`;
+      text.push(line);
+      writer._offset += line.length;
+    }
+  };
+  writer.ref = (data) => {
+    const reference = ref.call(doc, data);
+    const { write: writeChunk, finalize } = reference;
+    let lines: string[] = [];
+    const flushLines = () => {
+      if (lines.length) writeChunk.call(reference, Buffer.from(lines.join(''), 'latin1'));
+      lines = [];
+    };
+    reference.write = (chunk) => {
+      if (chunk instanceof Uint8Array) {
+        flushLines();
+        writeChunk.call(reference, chunk);
+      } else lines.push(`${chunk}\n`);
+    };
+    reference.finalize = () => {
+      flushLines();
+      finalize.call(reference);
+    };
+    return reference;
+  };
+  return () => {
+    flush();
+    return Buffer.concat(out);
+  };
 }
 
 /**
@@ -96,11 +168,11 @@ function newDocument(options: ConstructorParameters<typeof PDFDocument>[0], shar
  */
 export function renderStatementPdf(s: Statement, { sharedFonts = true }: { sharedFonts?: boolean } = {}): Promise<Buffer> {
   const info = { Title: `Giving statement ${s.period.from} to ${s.period.to}`, Author: s.tenant.name };
-  const doc = newDocument({ size: 'A4', margin: 50, compress: false, info }, sharedFonts);
+  const { doc, output } = newDocument({ size: 'A4', margin: 50, compress: false, info }, sharedFonts);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('end', () => resolve(output ? Buffer.concat([...chunks, output()]) : Buffer.concat(chunks)));
     doc.on('error', reject);
   });
   const money = (n: number) => formatMoney(n, s.currency);
