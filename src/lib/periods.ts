@@ -36,10 +36,20 @@ export function minorUnitDigits(currency: string): number {
   return digits;
 }
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting (bench r3). */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar date of `at` in `timeZone`. */
 export function dateIn(timeZone: string, at: Date = new Date()): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    // en-CA formats as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    // Time zones are validated names (isTimeZone), a few hundred at most; the bound is a guard.
+    if (dateFormats.size >= 1000) dateFormats.clear();
+    dateFormats.set(timeZone, format);
+  }
+  return format.format(at);
 }
 
 /** Today in the tenant's time zone. */
