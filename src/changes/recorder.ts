@@ -1,7 +1,7 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import type { FieldChanges } from '../db/schema/changes.js';
-import { entityTypeOf, type ChangeType } from './types.js';
+import type { ChangeType } from './types.js';
 
 export type { FieldChanges };
 
@@ -59,24 +59,6 @@ export async function recordChanges(tx: Db, actor: Actor, items: readonly NewCha
     )
     insert into change_queue (tenant_id, change_id) select tenant_id, id from inserted returning change_id`);
   return (result as unknown as { rows: { change_id: string | number }[] }).rows.map((r) => Number(r.change_id)).sort((a, b) => a - b);
-}
-
-/**
- * recordChanges for a bulk write whose rows are already in SQL (a giving import of 10,000 gifts):
- * the CTEs `recorded` and `queued`, to put in the caller's WITH, insert one change of `type` per
- * row of `source` and queue it, as recordChanges does. `source` is a query with the columns
- * `ordinal` (the change ids follow it), `entity_id` and `data` (jsonb; no secrets: recordChanges'
- * redaction applies to JavaScript values only, so build `data` from ids, amounts and names).
- */
-export function recordChangesSql(actor: Actor, type: ChangeType, source: SQL): SQL {
-  return sql`recorded as (
-      insert into changes (tenant_id, type, entity_type, entity_id, actor_user_id, changes, data)
-      select ${actor.tenantId}::bigint, ${type}::text, ${entityTypeOf(type)}::text, s.entity_id, ${actor.userId ?? null}::bigint, null, s.data
-      from (${source}) as s order by s.ordinal
-      returning tenant_id, id
-    ), queued as (
-      insert into change_queue (tenant_id, change_id) select tenant_id, id from recorded
-    )`;
 }
 
 export function recordChange(tx: Db, actor: Actor, change: NewChange): Promise<number[]> {

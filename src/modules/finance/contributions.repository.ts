@@ -1,5 +1,4 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { recordChangesSql, type Actor } from '../../changes/recorder.js';
 import type { Db } from '../../db/client.js';
 import type { ContributionMethod, ContributionStatus } from '../../db/schema/finance.js';
 import { containsPattern } from '../../lib/like.js';
@@ -214,61 +213,6 @@ export async function insertContributions(tx: Db, tenantId: number, items: reado
       batch_id bigint, is_unmatched boolean, payer_name text, payer_email text, payer_phone text)`);
   await insertLines(tx, tenantId, items.flatMap((c, i) => c.lines.map((l) => ({ contribution_id: ids[i], fund_id: l.fundId, amount: l.amount }))));
   return ids;
-}
-
-/** A PostgreSQL array literal of `values` (texts quoted, null as NULL), for one `::type[]` parameter. */
-function arrayLiteral(values: readonly (string | number | boolean | null)[]): string {
-  return `{${values.map((v) => (v === null ? 'NULL' : typeof v === 'string' ? `"${v.replace(/["\\]/g, '\\$&')}"` : String(v))).join(',')}}`;
-}
-
-/** A gift of an import: one line, of the whole amount to one fund. */
-export interface ImportedGift {
-  contactId: number | null;
-  date: string;
-  amount: number;
-  method: ContributionMethod;
-  reference: string | null;
-  fundId: number;
-  isUnmatched: boolean;
-  payerName: string | null;
-  payerEmail: string | null;
-  payerPhone: string | null;
-}
-
-/**
- * An import's gifts, their lines and their `contribution.created` changes (queued) in ONE statement,
- * from one array per column (unnest): ids drawn from the identity sequence in row order, then the
- * contributions, the lines and the changes inserted from the same rows (data-modifying CTEs; the
- * foreign keys and the line trigger run at the end of the statement, when all are in). A change's
- * data is changeData's with `imported` and `unmatched`, built in SQL (jsonb: the same value).
- */
-export async function insertImportedGifts(
-  tx: Db, actor: Actor, gifts: readonly ImportedGift[], options: { batchId: number | null; currency: string },
-): Promise<void> {
-  if (gifts.length === 0) return;
-  const col = <T extends string | number | boolean | null>(f: (g: ImportedGift) => T) => arrayLiteral(gifts.map(f));
-  const t = actor.tenantId;
-  const batchId = options.batchId;
-  await tx.execute(sql`
-    with x as materialized (
-      select nextval(pg_get_serial_sequence('contributions', 'id')) as id, u.*
-      from unnest(${col((g) => g.contactId)}::bigint[], ${col((g) => g.date)}::date[], ${col((g) => g.amount)}::bigint[], ${col((g) => g.method)}::text[],
-        ${col((g) => g.reference)}::text[], ${col((g) => g.fundId)}::bigint[], ${col((g) => g.isUnmatched)}::boolean[], ${col((g) => g.payerName)}::text[],
-        ${col((g) => g.payerEmail)}::text[], ${col((g) => g.payerPhone)}::text[])
-        with ordinality as u(contact_id, date, amount, method, reference, fund_id, is_unmatched, payer_name, payer_email, payer_phone, n)
-      order by u.n
-    ), gifts as (
-      insert into contributions (tenant_id, id, contact_id, date, amount, method, reference, notes, batch_id, is_unmatched, payer_name, payer_email, payer_phone)
-      select ${t}::bigint, id, contact_id, date, amount, method, reference, null, ${batchId}::bigint, is_unmatched, payer_name, payer_email, payer_phone
-      from x order by n
-    ), lines as (
-      insert into contribution_lines (tenant_id, contribution_id, fund_id, amount)
-      select ${t}::bigint, id, fund_id, amount from x order by n
-    ), ${recordChangesSql(actor, 'contribution.created', sql`
-      select n as ordinal, id as entity_id, jsonb_build_object('contactId', contact_id, 'amount', amount, 'currency', ${options.currency}::text,
-        'batchId', ${batchId}::bigint, 'fundIds', jsonb_build_array(fund_id), 'date', date::text, 'method', method, 'imported', true, 'unmatched', is_unmatched) as data
-      from x`)}
-    select count(*) as n from x`);
 }
 
 export async function insertLines(tx: Db, tenantId: number, lines: { contribution_id: number; fund_id: number; amount: number }[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
+import { recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { CONTRIBUTION_METHODS, type ContributionMethod } from '../../db/schema/finance.js';
 import { parseCsvRecords } from '../../lib/csv.js';
@@ -7,8 +8,8 @@ import { BadRequestError } from '../../lib/errors.js';
 import { MAX_AMOUNT } from '../../lib/money.js';
 import { DATE_PATTERN } from '../../lib/schemas.js';
 import type { Principal } from '../../plugins/auth.js';
-import { insertImportedGifts, type ImportedGift } from './contributions.repository.js';
-import { checkOpenBatch } from './contributions.service.js';
+import { insertContributions, type NewContribution } from './contributions.repository.js';
+import { changeData, checkOpenBatch } from './contributions.service.js';
 import { currencyOf, rowsOf } from './finance.common.js';
 import { MAX_IMPORT_ROWS, type ImportResult, type ImportRowInput } from './finance.schemas.js';
 
@@ -18,8 +19,8 @@ import { MAX_IMPORT_ROWS, type ImportResult, type ImportRowInput } from './finan
  * drizzle/0023 and 0026: index probes per row, a later key looked up only when the earlier ones
  * matched nobody): by contactId, else email, else phone digits, else exact full name (case and
  * spacing aside), each only when it names exactly one contact. Rows that carry payer details matching nobody are kept as anonymous gifts flagged
- * `unmatched` (with the payer's details) so nothing is lost. The writes (gifts, lines, changes) are
- * one statement whatever the row count; dryRun writes nothing.
+ * `unmatched` (with the payer's details) so nothing is lost. Writes are three statements whatever
+ * the row count, plus one for the changes; dryRun writes nothing.
  */
 
 export const REQUIRED_CSV_COLUMNS = ['date', 'amount', 'fund'] as const;
@@ -132,7 +133,7 @@ export function createImportService({ db }: { db: Db }) {
         for (const f of fundRows) if (f.code) fundByKey.set(f.code.toLowerCase(), { id: Number(f.id), name: f.name, isActive: f.is_active });
         for (const f of fundRows) fundByKey.set(f.name.toLowerCase(), { id: Number(f.id), name: f.name, isActive: f.is_active });
         const { byId, matched } = checked.length ? await matchDonors(tx, checked) : { byId: new Map(), matched: new Map() };
-        const toWrite: ImportedGift[] = [];
+        const toWrite: (NewContribution & { row: number })[] = [];
         for (const r of checked) {
           const out = results[r.row - 1];
           const fund = fundByKey.get(r.fund.toLowerCase());
@@ -151,12 +152,18 @@ export function createImportService({ db }: { db: Db }) {
           out.contactId = contactId;
           out.message = unmatched ? 'No contact matched: recorded as an anonymous gift flagged unmatched' : null;
           toWrite.push({
-            contactId, date: r.date, amount: r.amount, method: r.method, reference: r.reference, fundId: fund.id, isUnmatched: unmatched,
-            payerName: contactId === null ? r.name : null, payerEmail: contactId === null ? r.email : null, payerPhone: contactId === null ? r.phone : null,
+            row: r.row, contactId, date: r.date, amount: r.amount, method: r.method, reference: r.reference, notes: null, batchId,
+            isUnmatched: unmatched, payerName: contactId === null ? r.name : null, payerEmail: contactId === null ? r.email : null,
+            payerPhone: contactId === null ? r.phone : null, lines: [{ fundId: fund.id, amount: r.amount }],
           });
         }
-        // The gifts, their lines and their changes (changeData's, with imported and unmatched): one statement.
-        if (!options.dryRun && toWrite.length) await insertImportedGifts(tx, auth, toWrite, { batchId, currency });
+        if (!options.dryRun && toWrite.length) {
+          const ids = await insertContributions(tx, t, toWrite);
+          await recordChanges(tx, auth, toWrite.map((c, i) => ({
+            type: 'contribution.created' as const, entityId: ids[i],
+            data: { ...changeData(c, [c.lines[0].fundId], currency), imported: true, unmatched: c.isUnmatched ?? false },
+          })));
+        }
         const count = (status: string) => results.filter((r) => r.status === status).length;
         return {
           total: inputs.length,
