@@ -99,8 +99,10 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
  */
 export async function attendanceSummary(tx: Db, auth: Pick<Principal, 'tenantId' | 'permissions' | 'contactId'>, query: SummaryQuery): Promise<Summary> {
   const t = auth.tenantId;
-  const settings = await loadTenantSettings(tx, t);
-  const { from, to, interval } = summaryWindow(settings.timeZone, query);
+  // The time zone only places the default window: a caller that gives both dates (the attendance-trend
+  // report, whose service has read the settings already) costs no second read of the tenant.
+  const timeZone = query.from !== undefined && query.to !== undefined ? 'UTC' : (await loadTenantSettings(tx, t)).timeZone;
+  const { from, to, interval } = summaryWindow(timeZone, query);
   const scope = await loadAttendanceScope(tx, auth, query);
   const perPeriod = scope.whole && query.serviceId === undefined
     ? sql`
