@@ -145,6 +145,8 @@ export async function withTenant<T>(db: Db, tenant: TenantRef, fn: (tx: Db) => P
 interface PoolTransaction {
   client: pg.PoolClient;
   tx: Db;
+  /** Begun READ ONLY (see AheadOptions.readOnly): its COMMIT is not waited for. */
+  readOnly?: boolean;
 }
 
 /** A Drizzle handle per pooled connection, made once: building one walks the whole schema. */
@@ -170,13 +172,35 @@ export interface LeadingStatement {
 /** Which leading statements each pooled connection has prepared. */
 const preparedOn = new WeakMap<pg.PoolClient, Set<string>>();
 
+/** How a request's transaction begun ahead (beginTenantAhead) runs. */
+export interface AheadOptions {
+  /**
+   * BEGIN READ ONLY: PostgreSQL refuses any write in it, so nothing can fail at its COMMIT and the
+   * handler's answer need not wait for COMMIT's reply (the connection returns to the pool when it
+   * comes). For routes that only read.
+   */
+  readOnly?: boolean;
+  /**
+   * A read that needs only the leading statement's arguments (the caller's tenant and user), run
+   * in the same message after it, followed by COMMIT: the request's whole transaction in one round
+   * trip. Its rows are handed to the owner (takeReadAhead); they are thrown away when the principal
+   * check fails. Implies read only.
+   */
+  readAhead?: LeadingStatement;
+}
+
 /**
  * On PostgreSQL, BEGIN and the tenant binding travel in ONE round trip (a simple-protocol query;
  * the tenant id is a checked integer, never text from a request), instead of two through Drizzle's
  * transaction, and a leading statement (see beginTenantAhead) rides along.
  * Requests are round-trip bound, so this is measurable (bench/).
  */
-async function beginOnPool(pool: pg.Pool, tenantId: number, leading?: { statement: LeadingStatement; args: number[] }): Promise<PoolTransaction & { rows: unknown[][] }> {
+async function beginOnPool(
+  pool: pg.Pool,
+  tenantId: number,
+  leading?: { statement: LeadingStatement; args: number[] },
+  options: AheadOptions = {},
+): Promise<PoolTransaction & { rows: unknown[][]; readRows?: unknown[][] }> {
   const client = await pool.connect();
   let tx = handles.get(client);
   if (!tx) {
@@ -187,21 +211,31 @@ async function beginOnPool(pool: pg.Pool, tenantId: number, leading?: { statemen
   }
   let prepared = preparedOn.get(client);
   if (!prepared) preparedOn.set(client, (prepared = new Set()));
-  const parts = [`BEGIN; SELECT set_config('app.tenant_id', '${tenantId}', true), ${SERIAL_PLANS}, set_config('role', 'app_user', true)`];
-  if (leading) {
-    const { name, types, sql: text } = leading.statement;
-    // PREPARE is not undone by a rollback: a connection whose first try failed is destroyed below.
-    const list = (items: unknown[]) => (items.length ? `(${items.join(', ')})` : '');
+  const readAhead = leading && options.readAhead;
+  const readOnly = Boolean(options.readOnly || readAhead);
+  const parts = [`BEGIN${readOnly ? ' READ ONLY' : ''}; SELECT set_config('app.tenant_id', '${tenantId}', true), ${SERIAL_PLANS}, set_config('role', 'app_user', true)`];
+  const statements = leading ? [leading.statement, ...(readAhead ? [readAhead] : [])] : [];
+  // PREPARE is not undone by a rollback: a connection whose first try failed is destroyed below.
+  const fresh = statements.some((st) => !prepared.has(st.name));
+  const list = (items: unknown[]) => (items.length ? `(${items.join(', ')})` : '');
+  // Where each EXECUTE's result will be: the first part holds two statements (BEGIN and the binding).
+  const executed: number[] = [];
+  for (const { name, types, sql: text } of statements) {
     if (!prepared.has(name)) parts.push(`PREPARE ${name}${list(types)} AS ${text}`);
-    parts.push(`EXECUTE ${name}${list(leading.args.map(checkedInteger))}`);
+    executed.push(parts.push(`EXECUTE ${name}${list(leading!.args.map(checkedInteger))}`));
   }
+  if (readAhead) parts.push('COMMIT');
   try {
-    const results = await client.query({ text: parts.join('; '), rowMode: 'array' });
-    if (leading) prepared.add(leading.statement.name);
-    const last = (results as unknown as pg.QueryResult[]).at(-1)!;
-    return { client, tx, rows: leading ? (last.rows as unknown[][]) : [] };
+    const results = (await client.query({ text: parts.join('; '), rowMode: 'array' })) as unknown as pg.QueryResult[];
+    for (const st of statements) prepared.add(st.name);
+    const executes = executed.map((at) => results[at]);
+    if (readAhead) {
+      client.release();
+      return { client, tx, rows: executes[0].rows as unknown[][], readRows: executes[1].rows as unknown[][] };
+    }
+    return { client, tx, readOnly, rows: leading ? (executes[0].rows as unknown[][]) : [] };
   } catch (err) {
-    if (leading && !prepared.has(leading.statement.name)) client.release(true);
+    if (fresh) client.release(true);
     else await rollbackAndRelease({ client, tx });
     throw err;
   }
@@ -211,6 +245,12 @@ async function runAndCommit<T>(begun: PoolTransaction, fn: (tx: Db) => Promise<T
   let result: T;
   try {
     result = await fn(begun.tx);
+    if (begun.readOnly) {
+      // A read-only transaction wrote nothing (PostgreSQL refused any write): answer now, and give
+      // the connection back once COMMIT has ended the transaction (or destroy it if COMMIT fails).
+      begun.client.query('COMMIT').then(() => begun.client.release(), () => begun.client.release(true));
+      return result;
+    }
     await begun.client.query('COMMIT');
   } catch (err) {
     await rollbackAndRelease(begun);
@@ -228,6 +268,20 @@ async function rollbackAndRelease({ client }: PoolTransaction): Promise<void> {
 
 /** Tenant transactions begun ahead of their first use, by owner (a request's principal). */
 const ahead = new WeakMap<object, PoolTransaction>();
+
+/** Rows of a read ahead (AheadOptions.readAhead), by owner, until the handler takes them. */
+const readsAhead = new WeakMap<object, { name: string; rows: unknown[][] }>();
+
+/**
+ * The rows of `statement` if it was read ahead for this owner (its request's transaction then is
+ * over); undefined otherwise (PGlite, another route's read): the caller then reads as usual.
+ */
+export function takeReadAhead(owner: object, statement: LeadingStatement): unknown[][] | undefined {
+  const read = readsAhead.get(owner);
+  if (!read || read.name !== statement.name) return undefined;
+  readsAhead.delete(owner);
+  return read.rows;
+}
 
 function takeAhead(owner: object): PoolTransaction | undefined {
   const begun = ahead.get(owner);
@@ -253,10 +307,15 @@ export interface TransactionAhead {
  * PostgreSQL only: PGlite has no round trips to save, so there this answers undefined and the
  * caller runs its query as usual.
  */
-export async function beginTenantAhead(db: Db, tenantId: number, leading: LeadingStatement, args: number[]): Promise<TransactionAhead | undefined> {
+export async function beginTenantAhead(db: Db, tenantId: number, leading: LeadingStatement, args: number[], options: AheadOptions = {}): Promise<TransactionAhead | undefined> {
   const pool = (db as unknown as { $client?: unknown }).$client;
   if (!(pool instanceof pg.Pool)) return undefined;
-  const begun = await beginOnPool(pool, checkedInteger(tenantId), { statement: leading, args });
+  const begun = await beginOnPool(pool, checkedInteger(tenantId), { statement: leading, args }, options);
+  const readRows = begun.readRows;
+  if (readRows) {
+    // The transaction is over already (committed in the same message): nothing to release.
+    return { rows: begun.rows, handTo: (owner) => void readsAhead.set(owner, { name: options.readAhead!.name, rows: readRows }), release() {} };
+  }
   let owned = false;
   return {
     rows: begun.rows,

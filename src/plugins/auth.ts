@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import type { Permission } from '../lib/permissions.js';
-import { releaseAhead } from '../db/client.js';
+import { releaseAhead, type LeadingStatement } from '../db/client.js';
 
 /** Who is calling: set on every non-public request by the onRequest hook below. */
 export interface Principal {
@@ -23,6 +23,10 @@ export interface RouteAccess {
   authenticated?: boolean;
   /** The permission the caller must hold. */
   permission?: Permission;
+  /** A GET that only reads: its transaction is begun READ ONLY (see AheadOptions in src/db/client.ts). */
+  readOnly?: boolean;
+  /** A GET answered by one read of the caller's tenant and user ids, run with the principal check (AheadOptions.readAhead). */
+  readAhead?: LeadingStatement;
 }
 
 /** What the route-walk test inspects: every route registered after the auth plugin. */
@@ -73,7 +77,7 @@ export interface AuthPluginOptions {
    * with `beginTransaction`, it may also begin the request's tenant transaction (handed to the
    * principal: see beginTenantAhead in src/db/client.ts).
    */
-  loadPrincipal(tenantId: number, userId: number, sessionId: string, options: { beginTransaction: boolean }): Promise<Principal | undefined>;
+  loadPrincipal(tenantId: number, userId: number, sessionId: string, options: { beginTransaction: boolean; readOnly?: boolean; readAhead?: LeadingStatement }): Promise<Principal | undefined>;
 }
 
 /**
@@ -133,7 +137,12 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
     }
     // A bodyless read's handler follows at once, so its principal check begins its transaction too
     // (one round trip fewer). Not for requests with a body: a slow upload would hold a connection.
-    const principal = await opts.loadPrincipal(claims.tid, userId, claims.sid, { beginTransaction: BODYLESS.has(request.method) });
+    const bodyless = BODYLESS.has(request.method);
+    const principal = await opts.loadPrincipal(claims.tid, userId, claims.sid, {
+      beginTransaction: bodyless,
+      readOnly: bodyless && access?.readOnly,
+      readAhead: bodyless ? access?.readAhead : undefined,
+    });
     if (!principal) throw new UnauthorizedError('Invalid or expired token');
     request.auth = principal;
     if (access?.permission && !principal.permissions.has(access.permission)) {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { AuthRateLimit } from '../../config.js';
 import { recordChanges } from '../../changes/recorder.js';
-import { beginTenantAhead, transaction, withTenant, type Db } from '../../db/client.js';
+import { beginTenantAhead, transaction, withTenant, type AheadOptions, type Db } from '../../db/client.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../../lib/errors.js';
 import type { Mailer } from '../../lib/mailer.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -45,8 +45,9 @@ export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccess
    * The active user behind a token, or undefined. With `beginTransaction` (on PostgreSQL) the check
    * also begins the request's tenant transaction, in the same round trip, for its first withTenant.
    */
-  async function loadPrincipal(tenantId: number, userId: number, sessionId: string, options: { beginTransaction?: boolean } = {}): Promise<Principal | undefined> {
-    const early = options.beginTransaction ? await beginTenantAhead(db, tenantId, principalStatement.statement, [tenantId, userId]) : undefined;
+  async function loadPrincipal(tenantId: number, userId: number, sessionId: string, options: { beginTransaction?: boolean } & AheadOptions = {}): Promise<Principal | undefined> {
+    const { readOnly, readAhead } = options;
+    const early = options.beginTransaction ? await beginTenantAhead(db, tenantId, principalStatement.statement, [tenantId, userId], { readOnly, readAhead }) : undefined;
     if (early) {
       const row = early.rows[0];
       if (!row) {

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { perHandle, UNNAMED, type Db } from '../../db/client.js';
+import { perHandle, preparedText, UNNAMED, type Db, type LeadingStatement } from '../../db/client.js';
 import { notificationPreferences as prefs, notifications as n } from '../../db/schema/index.js';
 import type { Page } from '../../lib/pagination.js';
 import type { NotificationItem } from './notifications.schemas.js';
@@ -28,14 +28,23 @@ export async function pageNotifications(tx: Db, tenantId: number, userId: number
   return { items: rows.map(toItem), total: Number(total) };
 }
 
-/** Built once per database handle (perHandle): the count is polled often and its SQL costs less than building it. */
-const unreadCountQuery = perHandle((tx) =>
+const unreadCountSelect = (tx: Db) =>
   tx
     .select({ total: count() })
     .from(n)
-    .where(and(eq(n.tenantId, sql.placeholder('tenantId')), eq(n.userId, sql.placeholder('userId')), isNull(n.readAt)))
-    .prepare(UNNAMED),
-);
+    .where(and(eq(n.tenantId, sql.placeholder('tenantId')), eq(n.userId, sql.placeholder('userId')), isNull(n.readAt)));
+
+/** Built once per database handle (perHandle): the count is polled often and its SQL costs less than building it. */
+const unreadCountQuery = perHandle((tx) => unreadCountSelect(tx).prepare(UNNAMED));
+
+/**
+ * The same count as a read ahead (args: tenant id, user id): on PostgreSQL it runs in the principal
+ * check's message, with BEGIN and COMMIT, so the polled count costs one round trip (AheadOptions in
+ * src/db/client.ts). Its one row holds the count.
+ */
+export function unreadCountAhead(db: Db): LeadingStatement {
+  return { name: 'parish_unread_count', types: ['bigint', 'bigint'], sql: preparedText(unreadCountSelect(db).toSQL(), ['tenantId', 'userId']) };
+}
 
 /** Served by the partial index notifications_unread_idx. */
 export async function unreadCount(tx: Db, tenantId: number, userId: number): Promise<number> {

@@ -19,7 +19,7 @@ export const inboxRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   });
 
   app.get('/unread-count', {
-    config: me,
+    config: { ...me, readAhead: inbox.unreadCountAhead },
     schema: { tags, response: { 200: Type.Object({ count: Type.Integer() }), ...errors(401) } },
     handler: (request) => inbox.unreadCount(request.auth),
   });

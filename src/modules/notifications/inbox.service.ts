@@ -1,5 +1,5 @@
 import { fieldChanges, recordChanges } from '../../changes/recorder.js';
-import { withTenant, type Db } from '../../db/client.js';
+import { takeReadAhead, withTenant, type Db } from '../../db/client.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
@@ -24,7 +24,11 @@ function flatPreferences(p: Preferences): Record<string, boolean> {
  * records nothing (a user's own inbox state).
  */
 export function createInboxService({ db }: { db: Db }) {
+  const unreadCountAhead = repo.unreadCountAhead(db);
   return {
+    /** For the unread-count route's config: the count read with the principal check. */
+    unreadCountAhead,
+
     list: (auth: Principal, query: ListNotificationsQuery) =>
       withTenant(db, auth, async (tx) => {
         const page = toPage(query);
@@ -32,7 +36,11 @@ export function createInboxService({ db }: { db: Db }) {
         return pageResult(page, items, total);
       }),
 
-    unreadCount: (auth: Principal) => withTenant(db, auth, async (tx) => ({ count: await repo.unreadCount(tx, auth.tenantId, auth.userId) })),
+    unreadCount: (auth: Principal) => {
+      const ahead = takeReadAhead(auth, unreadCountAhead);
+      if (ahead) return Promise.resolve({ count: Number(ahead[0][0]) });
+      return withTenant(db, auth, async (tx) => ({ count: await repo.unreadCount(tx, auth.tenantId, auth.userId) }));
+    },
 
     read: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
