@@ -21,7 +21,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   await app.register(activitiesRoutes, options);
 
   app.get('', {
-    config: { permission: 'events:read' },
+    config: { permission: 'events:read', readOnly: true },
     schema: { tags, querystring: ListEventsQuery, response: { 200: Paginated(EventSchema), ...errors(400, 401, 403) } },
     handler: (request) => events.list(request.auth, request.query),
   });

@@ -18,7 +18,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
   });
 
   app.get('/reports/:key', {
-    config: { permission: 'reports:read' },
+    config: { permission: 'reports:read', readOnly: true },
     schema: {
       tags,
       summary: 'Run a standard report',
