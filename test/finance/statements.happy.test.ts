@@ -135,6 +135,17 @@ describe('statements, summary and my giving', () => {
     for (const expected of [`Church ${t.slug}`, 'Dora Donor', '1 Church Lane', 'Kampala', 'USD 33.33', 'USD 200.00', 'USD 100.00', 'Building']) expect(text).toContain(expected);
   });
 
+  it('statements are read-only routes: repeated reads, answers sent before COMMIT, and a missing contact keep no connection', async () => {
+    const readOnly = ctx.app.registeredRoutes.filter((r) => r.config?.readOnly).map((r) => r.url);
+    expect(readOnly).toEqual(expect.arrayContaining(['/api/finance/statements/:contactId', '/api/finance/my/statement']));
+    // The test pool has 5 connections: one kept per request would hang every request after the fifth.
+    for (let i = 0; i < 8; i++) {
+      expect((await raw(`/api/finance/statements/${donor.id}?from=2025-01-01&to=2025-12-31&format=pdf`, tr.token)).res.statusCode).toBe(200);
+      expect((await api(ctx.app, tr.token).get('/api/finance/statements/2147483000?from=2025-01-01&to=2025-12-31')).statusCode).toBe(404);
+      expect((await api(ctx.app, member.token).get('/api/finance/my/statement?from=2025-01-01&to=2025-12-31')).json().totals.total).toBe(20000);
+    }
+  }, 30_000);
+
   it('bulk statements: a streamed ZIP with one PDF per donor reaching minTotal (finance:admin)', async () => {
     const admin = await newTreasurer(ctx, t, ['finance:admin']);
     const { res, body } = await raw('/api/finance/statements/bulk', admin.token, 'POST', { from: '2025-01-01', to: '2025-12-31', minTotal: 100 });

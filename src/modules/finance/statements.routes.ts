@@ -28,8 +28,10 @@ export const statementsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async 
   const statements = createStatementsService({ db });
   const contributions = createContributionsService({ db });
 
+  // The statement reads only: its transaction is begun READ ONLY and the answer (a PDF is rendered
+  // after the read) does not wait for COMMIT's reply (RouteAccess.readOnly).
   app.get('/statements/:contactId', {
-    config: { permission: 'finance:read' },
+    config: { permission: 'finance:read', readOnly: true },
     schema: { tags, description: STATEMENT_DOC, params: ContactParams, querystring: StatementQuery, response: { 200: StatementSchema, ...errors(400, 401, 403, 404) } },
     handler: async (request, reply) => sendStatement(reply, await statements.statement(request.auth, request.params.contactId, request.query)),
   });
@@ -78,7 +80,7 @@ export const statementsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async 
     },
   });
   app.get('/my/statement', {
-    config: { authenticated: true },
+    config: { authenticated: true, readOnly: true },
     schema: { tags, description: `The caller's own statement (any valid token; 404 without a linked contact). ${STATEMENT_DOC}`, querystring: StatementQuery, response: { 200: StatementSchema, ...errors(400, 401, 404) } },
     handler: async (request, reply) => sendStatement(reply, await statements.myStatement(request.auth, request.query)),
   });
