@@ -1,14 +1,21 @@
-// Calendar dates must not shift with the server's time zone: run this file west of UTC.
+// Calendar dates must not shift with the server's time zone: run this file west of UTC. The
+// worker process runs other test files after this one (vitest.config.ts: isolate false): the
+// previous zone is put back after the file.
+const previousTz = process.env.TZ;
 process.env.TZ = 'America/Los_Angeles';
 
 import { and, eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/client.js';
 import { persons } from '../../src/db/schema/index.js';
 import { setupTestApp } from '../helpers/app.js';
 import { newTenant } from '../helpers/factories.js';
 
 const ctx = setupTestApp();
+afterAll(() => {
+  if (previousTz === undefined) delete process.env.TZ;
+  else process.env.TZ = previousTz;
+});
 
 describe('dates round-trip as YYYY-MM-DD', () => {
   it('the process really runs in Los Angeles time', () => {
