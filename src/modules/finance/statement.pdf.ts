@@ -4,15 +4,6 @@ import type { Statement } from './finance.schemas.js';
 
 type Doc = InstanceType<typeof PDFDocument>;
 
-/** A glyph's placement as pdfkit's fonts give it (font units: 1/1000 of the size). */
-interface GlyphPosition {
-  xAdvance: number;
-  yAdvance: number;
-  xOffset: number;
-  yOffset: number;
-  advanceWidth: number;
-}
-
 /** The slice of pdfkit's StandardFont (0.20) that sharing touches. */
 interface StandardFont {
   document: Doc;
@@ -20,9 +11,7 @@ interface StandardFont {
   dictionary: unknown;
   embedded?: boolean;
   widthOfString(text: string, size: number): number;
-  encode(text: string): [string[], GlyphPosition[]];
-  /** Set only while one table row is drawn (see `sharedFont`). */
-  tabStops?: number[];
+  encode(text: string): [string[], unknown[]];
 }
 
 /** pdfkit's per-document font registry (private; touched only by `newDocument`). */
@@ -33,8 +22,6 @@ interface FontRegistry {
 }
 
 const FONTS = ['Helvetica', 'Helvetica-Bold'] as const;
-/** The table's font size (points). */
-const TABLE_SIZE = 10;
 
 /**
  * A memo by string, forgotten all at once past `limit` characters of keys (an encoding holds some
@@ -73,44 +60,8 @@ function sharedFont(name: string): StandardFont {
   const font = probe._font!;
   const measure = font.widthOfString.bind(font);
   const width = memoByText((text) => measure(text, 1000));
-  const encode = memoByText(font.encode.bind(font));
-  /**
-   * A table row drawn as ONE text: its cells joined by tabs, each tab a space glyph whose advance
-   * reaches the next cell's stop (`tabStops`, font units from the row's start). Each cell is
-   * encoded alone, as when it is drawn by itself, so every glyph lands where the cell's own text
-   * would put it; pdfkit writes the stretched space as a position adjustment in the text's TJ
-   * array, as it writes kerning. A text reader sees the cells separated by a space.
-   */
-  const encodeRow = (text: string, stops: number[]): [string[], GlyphPosition[]] => {
-    const [[space], [{ advanceWidth: spaceWidth }]] = encode(' ');
-    const encoded: string[] = [];
-    const positions: GlyphPosition[] = [];
-    const cells = text.split('\t');
-    let x = 0;
-    for (let i = 0; i < cells.length; i++) {
-      if (i > 0) {
-        encoded.push(space);
-        positions.push({ xAdvance: stops[i - 1] - x, yAdvance: 0, xOffset: 0, yOffset: 0, advanceWidth: spaceWidth });
-        x = stops[i - 1];
-      }
-      const [cellEncoded, cellPositions] = encode(cells[i]);
-      for (let g = 0; g < cellEncoded.length; g++) {
-        encoded.push(cellEncoded[g]);
-        positions.push(cellPositions[g]);
-        x += cellPositions[g].xAdvance;
-      }
-    }
-    return [encoded, positions];
-  };
-  font.widthOfString = function (this: StandardFont, text, size) {
-    const stops = this.tabStops;
-    if (!stops?.length) return width(text) * (size / 1000);
-    // The row's end: its last stop and the last cell's width (encodeRow's sum of advances).
-    return (stops[stops.length - 1] + width(text.slice(text.lastIndexOf('\t') + 1))) * (size / 1000);
-  };
-  font.encode = function (this: StandardFont, text) {
-    return this.tabStops?.length ? encodeRow(text, this.tabStops) : encode(text);
-  };
+  font.widthOfString = (text, size) => width(text) * (size / 1000);
+  font.encode = memoByText(font.encode.bind(font));
   return font;
 }
 
@@ -119,11 +70,11 @@ let shared: Map<string, StandardFont> | undefined;
 /**
  * A new document using the process-wide fonts (sharedFont): per document only what pdfkit keeps
  * per document (the font's id on the page, its dictionary object, whether it is written out).
- * Without `shortcuts`, or with a pdfkit lacking the registry this relies on, the document loads
+ * Without `sharedFonts`, or with a pdfkit lacking the registry this relies on, the document loads
  * its own fonts as pdfkit does by itself: the output is the same, byte for byte.
  */
-function newDocument(options: ConstructorParameters<typeof PDFDocument>[0], shortcuts: boolean): { doc: Doc; output?: () => Buffer } {
-  if (!shortcuts) return { doc: new PDFDocument(options) };
+function newDocument(options: ConstructorParameters<typeof PDFDocument>[0], sharedFonts: boolean): { doc: Doc; output?: () => Buffer } {
+  if (!sharedFonts) return { doc: new PDFDocument(options) };
   // The first page is added once the writes are batched (pdfkit adds it as the constructor's last step).
   const doc = new PDFDocument({ ...options, font: null as unknown as string, autoFirstPage: false });
   const registry = doc as unknown as FontRegistry;
@@ -131,7 +82,7 @@ function newDocument(options: ConstructorParameters<typeof PDFDocument>[0], shor
     shared ??= new Map(FONTS.map((name) => [name, sharedFont(name)]));
     for (const [name, font] of shared) {
       const own: StandardFont = Object.create(font);
-      Object.assign(own, { document: doc, id: `F${++registry._fontCount}`, dictionary: null, embedded: false, tabStops: undefined });
+      Object.assign(own, { document: doc, id: `F${++registry._fontCount}`, dictionary: null, embedded: false });
       registry._fontFamilies[name] = own;
     }
   }
@@ -212,13 +163,12 @@ function batchWrites(doc: Doc): (() => Buffer) | undefined {
  * A giving statement a donor can file: the church, the donor's name and address, every gift in the
  * period, totals by fund, the total and the tax-deductible part. Uncompressed content streams
  * (`compress: false`): a one-page statement stays small, bulk ZIPs deflate it anyway, and the text
- * stays searchable by tools and tests. `shortcuts: false` renders with pdfkit alone: its own
- * per-document fonts, writes and line wrapper for the text lines (what the tests compare the
- * shortcuts with).
+ * stays searchable by tools and tests. `sharedFonts: false` renders with pdfkit's own per-document
+ * fonts (what the tests compare the shared ones with).
  */
-export function renderStatementPdf(s: Statement, { shortcuts = true, rowsAsOneText = shortcuts }: { shortcuts?: boolean; rowsAsOneText?: boolean } = {}): Promise<Buffer> {
+export function renderStatementPdf(s: Statement, { sharedFonts = true }: { sharedFonts?: boolean } = {}): Promise<Buffer> {
   const info = { Title: `Giving statement ${s.period.from} to ${s.period.to}`, Author: s.tenant.name };
-  const { doc, output } = newDocument({ size: 'A4', margin: 50, compress: false, info }, shortcuts);
+  const { doc, output } = newDocument({ size: 'A4', margin: 50, compress: false, info }, sharedFonts);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -229,37 +179,14 @@ export function renderStatementPdf(s: Statement, { shortcuts = true, rowsAsOneTe
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
 
-  /**
-   * A line of text from the left margin, as `doc.text(text, left, doc.y, { width })` lays it out.
-   * pdfkit runs every such call through its line wrapper (line breaking, each word measured, events);
-   * a line that plainly fits its width and the page is drawn where the wrapper would draw its one
-   * line, and the cursor moved as the wrapper moves it (down one line, back to the margin). Anything
-   * else (empty text, line breaks, soft hyphens, a long line, the foot of a page) goes to pdfkit.
-   */
-  const line = (text: string, w = width) => {
-    const lineHeight = doc.currentLineHeight(true) + ((doc as unknown as { _lineGap?: number })._lineGap || 0);
-    const simple = shortcuts && text !== '' && !/[\n\r\u00ad]/.test(text);
-    if (!simple || doc.widthOfString(text) > 0.9 * w || doc.y + lineHeight > doc.page.maxY() - 1) {
-      doc.text(text, left, doc.y, { width: w });
-      return;
-    }
-    const y = doc.y;
-    doc.text(text, left, y, { lineBreak: false });
-    doc.x = left;
-    doc.y = y + lineHeight;
-  };
-
-  doc.font('Helvetica-Bold').fontSize(18);
-  line(s.tenant.name);
-  doc.font('Helvetica').fontSize(12);
-  line(`Giving statement: ${s.period.from} to ${s.period.to}`);
+  doc.font('Helvetica-Bold').fontSize(18).text(s.tenant.name);
+  doc.font('Helvetica').fontSize(12).text(`Giving statement: ${s.period.from} to ${s.period.to}`);
   doc.moveDown();
   const name = [s.contact.firstName, s.contact.lastName].filter(Boolean).join(' ');
-  doc.font('Helvetica-Bold');
-  line(name);
+  doc.font('Helvetica-Bold').text(name);
   doc.font('Helvetica');
   const a = s.contact.address;
-  if (a) for (const part of [a.street, a.city, a.country]) if (part) line(part);
+  if (a) for (const part of [a.street, a.city, a.country]) if (part) doc.text(part);
   doc.moveDown();
 
   const cols = [left, left + 80, left + 230, left + 320];
@@ -271,68 +198,36 @@ export function renderStatementPdf(s: Statement, { shortcuts = true, rowsAsOneTe
    * wrapper, which would lay it out twice (height, then text): most of a statement's cost.
    */
   const row = (cells: string[], amount: string, bold = false) => {
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(TABLE_SIZE);
+    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(10);
     const lineHeight = doc.currentLineHeight();
     const fits = cells.map((cell, i) => doc.widthOfString(cell) <= widthOf(i));
     const amountWidth = doc.widthOfString(amount);
     const height = Math.max(lineHeight, ...cells.map((cell, i) => (fits[i] ? lineHeight : doc.heightOfString(cell, { width: widthOf(i) }))));
     if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
     const y = doc.y;
-    if (!(rowsAsOneText && oneText(cells, fits, amount, amountWidth, y))) {
-      cells.forEach((cell, i) => {
-        if (cell === '') return;
-        if (fits[i]) doc.text(cell, cols[i], y, { lineBreak: false });
-        else doc.text(cell, cols[i], y, { width: widthOf(i) });
-      });
-      if (amountWidth <= 110) doc.text(amount, amountX + 110 - amountWidth, y, { lineBreak: false });
-      else doc.text(amount, amountX, y, { width: 110, align: 'right' });
-    }
+    cells.forEach((cell, i) => {
+      if (cell === '') return;
+      if (fits[i]) doc.text(cell, cols[i], y, { lineBreak: false });
+      else doc.text(cell, cols[i], y, { width: widthOf(i) });
+    });
+    if (amountWidth <= 110) doc.text(amount, amountX + 110 - amountWidth, y, { lineBreak: false });
+    else doc.text(amount, amountX, y, { width: 110, align: 'right' });
     doc.x = left;
     doc.y = y + height + 3;
-  };
-  /**
-   * A row whose cells all fit on one line, drawn as one text (see `sharedFont`): each cell starts
-   * where it would start drawn alone, at its column (the amount right-aligned in its own). pdfkit
-   * spends most of a statement's time per text it draws; a row is four or five of them otherwise.
-   * False (nothing drawn) for a row with a wrapped cell, a tab or a line break in a cell, or without
-   * the shared fonts.
-   */
-  const oneText = (cells: string[], fits: boolean[], amount: string, amountWidth: number, y: number): boolean => {
-    const font = (doc as unknown as FontRegistry)._font;
-    if (!font || !Object.hasOwn(font, 'tabStops') || !fits.every(Boolean) || amountWidth > 110) return false;
-    const parts: { x: number; text: string }[] = [];
-    cells.forEach((cell, i) => void (cell !== '' && parts.push({ x: cols[i], text: cell })));
-    if (amount !== '') parts.push({ x: amountX + 110 - amountWidth, text: amount });
-    if (parts.length === 0) return true;
-    if (parts.some((p) => /[\t\n]/.test(p.text))) return false;
-    const x = parts[0].x;
-    const unitsPerPoint = 1000 / TABLE_SIZE;
-    font.tabStops = parts.slice(1).map((p) => (p.x - x) * unitsPerPoint);
-    try {
-      doc.text(parts.map((p) => p.text).join('\t'), x, y, { lineBreak: false });
-    } finally {
-      font.tabStops = undefined;
-    }
-    return true;
   };
   row(['Date', 'Fund', 'Method', 'Reference'], 'Amount', true);
   doc.moveTo(left, doc.y - 1).lineTo(left + width, doc.y - 1).stroke();
   doc.y += 3;
-  if (s.lines.length === 0) {
-    doc.font('Helvetica').fontSize(10);
-    line('No gifts in this period.');
-  }
+  if (s.lines.length === 0) doc.font('Helvetica').fontSize(10).text('No gifts in this period.', left);
   for (const l of s.lines) row([l.date, l.fund.name, l.method, l.reference ?? ''], money(l.amount));
   doc.moveDown();
-  doc.font('Helvetica-Bold').fontSize(11);
-  line('Totals by fund');
+  doc.font('Helvetica-Bold').fontSize(11).text('Totals by fund', left);
   for (const f of s.totals.byFund) row(['', f.fund.name, '', ''], money(f.amount));
   doc.moveDown(0.5);
   row(['Total', '', '', ''], money(s.totals.total), true);
   row(['Tax-deductible', '', '', ''], money(s.totals.deductible), true);
   doc.moveDown(2);
-  doc.font('Helvetica').fontSize(9);
-  line(`Amounts are net of refunds. ${s.tenant.name} thanks you for your generosity.`);
+  doc.font('Helvetica').fontSize(9).text(`Amounts are net of refunds. ${s.tenant.name} thanks you for your generosity.`, left, doc.y, { width });
   doc.end();
   return done;
 }
