@@ -2,7 +2,7 @@
  * Issue 14's "importing 10,000 giving rows < 3 s", measured on the bench tenant:
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/parish_bench \
- *     flock /tmp/parish-bench.lock npx tsx bench/giving-import.ts [--runs 3] [--rows 10000] [--chunk 10000] [--dry-run] [--keep]
+ *     flock /tmp/parish-bench.lock npx tsx bench/giving-import.ts [--runs 3] [--rows 10000] [--chunk 10000] [--dry-run] [--keep] [--cpu-prof DIR]
  *
  * Needs a bench database and its manifest (`npm run bench -- --size large` made them). Runs the app
  * in this process (no worker) and, per run, posts `rows` giving rows of bench/gen-import-csv.ts's
@@ -16,7 +16,10 @@
  * the summary is checked to be back where it was, so the tenant is left as found (--keep keeps
  * them; --dry-run imports with dryRun and deletes nothing). Prints each run and the median.
  */
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
@@ -27,7 +30,7 @@ import { benchManifest, csvText, GIVING_HEADER, givingRows, loadGivingDonors } f
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' }, rows: { type: 'string', default: '10000' }, chunk: { type: 'string', default: '10000' },
-    'dry-run': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, 'cpu-prof': { type: 'string' },
   },
 });
 const runs = Number(values.runs);
@@ -60,6 +63,14 @@ async function december(): Promise<Totals> {
   return { total, count };
 }
 
+// --cpu-prof DIR: a V8 CPU profile of each run's import requests only (DIR/import-<run>.cpuprofile).
+const profiler = values['cpu-prof'] ? new Session() : undefined;
+if (profiler) {
+  fs.mkdirSync(values['cpu-prof']!, { recursive: true });
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+}
+
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 const importSeconds: number[] = [];
 const deleteSeconds: number[] = [];
@@ -74,6 +85,7 @@ for (let run = 1; run <= runs; run++) {
   const before = await december();
 
   const counts = { created: 0, matched: 0, unmatched: 0, failed: 0, amount: 0 };
+  if (profiler) await profiler.post('Profiler.start');
   const started = performance.now();
   for (const [b, body] of bodies.entries()) {
     const res = await app.inject({ method: 'POST', url: `/api/finance/contributions/import${dryRun ? '?dryRun=true' : ''}`, headers: { ...headers, 'content-type': 'text/csv' }, payload: body });
@@ -89,6 +101,10 @@ for (let run = 1; run <= runs; run++) {
   }
   const seconds = (performance.now() - started) / 1000;
   importSeconds.push(seconds);
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    fs.writeFileSync(path.join(values['cpu-prof']!, `import-${run}.cpuprofile`), JSON.stringify(profile));
+  }
 
   const after = await december();
   const expected = dryRun ? before : { total: before.total + counts.amount, count: before.count + rowCount - counts.failed };
