@@ -1,5 +1,6 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { perHandle, UNNAMED, type Db } from '../../db/client.js';
+import { byScopeShape, visibleGroupFilter, type GroupScope, type ScopeTerms } from '../groups/groups.visibility.js';
 import { companies, contactCounts, contacts, persons } from '../../db/schema/index.js';
 import type { ContactCategory, ContactStatus } from '../../db/schema/enums.js';
 import { containsPattern } from '../../lib/like.js';
@@ -137,11 +138,15 @@ export async function listContactRows(tx: Db, tenantId: number, filter: ContactF
 
 const RELATED_NAME = `coalesce(rco.name, concat_ws(' ', rp.first_name, rp.last_name))`;
 
+/** The single read's varying values (with the scope's, scopeTerms): its statement is built once per shape. */
+const D = { tenantId: sql.placeholder('tenantId'), id: sql.placeholder('id') };
+
 /**
  * The single read in one statement: the contact, its profile and every nested array as JSON;
- * group memberships only of groups passing `visibleGroups` (a predicate on "groups").
+ * group memberships only of groups the caller may see (visibleGroupFilter); requests of
+ * `hiddenRequestTypes` left out.
  */
-export async function loadContactDocument(tx: Db, tenantId: number, id: number, visibleGroups: SQL, hiddenRequestTypes: readonly string[] = []) {
+function contactDocumentQuery(tx: Db, terms: ScopeTerms, hiddenRequestTypes: readonly string[]) {
   // Closed enum values (REQUEST_TYPES), never request text: safe to write into the statement.
   const hidden = hiddenRequestTypes.length ? ` AND x.type NOT IN (${hiddenRequestTypes.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')})` : '';
   const arrays = {
@@ -167,9 +172,9 @@ export async function loadContactDocument(tx: Db, tenantId: number, id: number, 
     groupMemberships: sql`(SELECT coalesce(json_agg(json_build_object('id', x.id, 'groupId', x.group_id, 'group', json_build_object('id', "groups"."id", 'name', "groups"."name"),
         'role', x.role, 'isActive', x.is_active) ORDER BY "groups"."name", x.id), '[]'::json)
       FROM group_memberships AS x JOIN "groups" ON "groups"."tenant_id" = x.tenant_id AND "groups"."id" = x.group_id
-      WHERE x.tenant_id = "contacts"."tenant_id" AND x.contact_id = "contacts"."id" AND ${visibleGroups})`,
+      WHERE x.tenant_id = "contacts"."tenant_id" AND x.contact_id = "contacts"."id" AND ${visibleGroupFilter(terms)})`,
   };
-  const [row] = await tx
+  return tx
     .select({
       contact: contacts,
       person: persons,
@@ -179,6 +184,18 @@ export async function loadContactDocument(tx: Db, tenantId: number, id: number, 
     .from(contacts)
     .leftJoin(persons, joinPerson)
     .leftJoin(companies, joinCompany)
-    .where(and(eq(contacts.tenantId, tenantId), eq(contacts.id, id)));
+    .where(and(eq(contacts.tenantId, D.tenantId), eq(contacts.id, D.id)))
+    .prepare(UNNAMED);
+}
+
+/** The single read's statements by hidden request types (none, or the confidential ones) and scope shape. */
+const contactDocumentQueries = new Map<string, ReturnType<typeof byScopeShape<ReturnType<typeof contactDocumentQuery>>>>();
+
+export async function loadContactDocument(tx: Db, tenantId: number, id: number, scope: GroupScope, hiddenRequestTypes: readonly string[] = []) {
+  const hiddenKey = hiddenRequestTypes.join(',');
+  let byShape = contactDocumentQueries.get(hiddenKey);
+  if (!byShape) contactDocumentQueries.set(hiddenKey, (byShape = byScopeShape((t, terms) => contactDocumentQuery(t, terms, hiddenRequestTypes))));
+  const { query, values } = byShape(tx, scope);
+  const [row] = await query.execute({ tenantId, id, ...values });
   return row;
 }

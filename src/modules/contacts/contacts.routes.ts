@@ -41,8 +41,9 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
     handler: async (request, reply) => reply.status(201).send(await service.createContact(db, request.auth, request.body)),
   });
 
+  // Reads only: begun READ ONLY, answered without waiting for COMMIT's reply (RouteAccess.readOnly).
   app.get('/contacts/:id', {
-    config: read,
+    config: { ...read, readOnly: true },
     schema: { tags, params: IdParams, response: { 200: ContactSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => service.getContact(db, request.auth, request.params.id),
   });

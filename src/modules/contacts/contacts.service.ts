@@ -5,7 +5,7 @@ import type { ContactCategory, ContactStatus } from '../../db/schema/enums.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
-import { loadGroupScope, visibleGroupFilter } from '../groups/groups.visibility.js';
+import { loadGroupScope } from '../groups/groups.visibility.js';
 import * as read from './contacts-read.repository.js';
 import { hiddenRequestTypes } from './requests.service.js';
 import * as repo from './contacts.repository.js';
@@ -61,7 +61,7 @@ interface RequestJson {
 /** The full contact in one statement (plus the caller's group scope); `tx` must be bound to auth.tenantId. */
 export async function loadContact(tx: Db, auth: Principal, id: number): Promise<ContactDoc> {
   const scope = await loadGroupScope(tx, auth);
-  const row = await read.loadContactDocument(tx, auth.tenantId, id, visibleGroupFilter(scope), hiddenRequestTypes(auth));
+  const row = await read.loadContactDocument(tx, auth.tenantId, id, scope, hiddenRequestTypes(auth));
   if (!row) throw new NotFoundError('Contact', id);
   const { contact, person, company } = row;
   return {

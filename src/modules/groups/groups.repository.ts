@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { scopeTerms, subtreeFilter, visibleGroupCount, visibleGroupFilter, type GroupScope, type ScopeTerms } from './groups.visibility.js';
+import { byScopeShape, subtreeFilter, visibleGroupCount, visibleGroupFilter, type GroupScope, type ScopeTerms } from './groups.visibility.js';
 import { alias } from 'drizzle-orm/pg-core';
 import { perHandle, UNNAMED, type Db } from '../../db/client.js';
 import { events, groupCategories, groupMemberships, groups } from '../../db/schema/index.js';
@@ -62,21 +62,6 @@ const P = {
   offset: sql.placeholder('offset'),
 };
 
-/**
- * Statements per scope shape (scopeTerms' key: hierarchy:all, or how many led subtrees and own
- * groups), each built once per database handle; past MAX_SCOPE_SHAPES shapes a statement is built
- * for the call (the same statement, not kept).
- */
-function byScopeShape<Q>(build: (tx: Db, terms: ScopeTerms) => Q) {
-  const shapes = new Map<string, (tx: Db) => Q>();
-  return (tx: Db, scope: GroupScope): { query: Q; values: Record<string, unknown> } => {
-    const { key, terms, values } = scopeTerms(scope);
-    let cached = shapes.get(key);
-    if (!cached && shapes.size < MAX_SCOPE_SHAPES) shapes.set(key, (cached = perHandle((t) => build(t, terms))));
-    return { query: cached ? cached(tx) : build(tx, terms), values };
-  };
-}
-const MAX_SCOPE_SHAPES = 64;
 
 const findGroupQuery = perHandle((tx) => tx.select().from(groups).where(and(eq(groups.tenantId, P.tenantId), eq(groups.id, P.id))).prepare(UNNAMED));
 

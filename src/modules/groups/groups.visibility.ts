@@ -74,6 +74,22 @@ export function scopeTerms(scope: GroupScope): { key: string; terms: ScopeTerms;
   return { key, terms: { all: scope.all, ledPaths, memberGroupIds }, values };
 }
 
+/**
+ * Statements per scope shape (scopeTerms' key: hierarchy:all, or how many led subtrees and own
+ * groups), each built once per database handle; past MAX_SCOPE_SHAPES shapes a statement is built
+ * for the call (the same statement, not kept).
+ */
+export function byScopeShape<Q>(build: (tx: Db, terms: ScopeTerms) => Q) {
+  const shapes = new Map<string, (tx: Db) => Q>();
+  return (tx: Db, scope: GroupScope): { query: Q; values: Record<string, unknown> } => {
+    const { key, terms, values } = scopeTerms(scope);
+    let cached = shapes.get(key);
+    if (!cached && shapes.size < MAX_SCOPE_SHAPES) shapes.set(key, (cached = perHandle((t) => build(t, terms))));
+    return { query: cached ? cached(tx) : build(tx, terms), values };
+  };
+}
+const MAX_SCOPE_SHAPES = 64;
+
 /** Columns of the groups table, or of an alias of it. */
 export interface GroupColumns {
   id: AnyColumn;
