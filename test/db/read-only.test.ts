@@ -6,7 +6,7 @@ import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant, newUser } from '../helpers/factories.js';
 
 /**
- * Routes marked `readOnly` (the events list, the reports) begin their transaction READ ONLY with the
+ * Routes marked `readOnly` (the reads: lists, single reads, summaries, reports) begin their transaction READ ONLY with the
  * principal check and answer without waiting for COMMIT's reply (AheadOptions.readOnly in
  * src/db/client.ts). That is safe only because PostgreSQL refuses every write in such a
  * transaction: a write there must fail, never be committed after the answer. PGlite has no

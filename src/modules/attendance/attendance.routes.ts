@@ -15,7 +15,7 @@ import { createServicesService } from './services.service.js';
 import { createSessionsService } from './sessions.service.js';
 
 const tags = ['attendance'];
-const READ = { permission: 'attendance:read' } as const;
+const READ = { permission: 'attendance:read', readOnly: true } as const;
 const WRITE = { permission: 'attendance:write' } as const;
 const CHECKIN = { permission: 'checkin:write' } as const;
 

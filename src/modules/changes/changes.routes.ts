@@ -9,7 +9,7 @@ export const changesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
   const changes = createChangesService(db);
 
   app.get('/audit', {
-    config: { permission: 'audit:read' },
+    config: { permission: 'audit:read', readOnly: true },
     schema: {
       tags: ['audit'],
       description:
@@ -23,7 +23,7 @@ export const changesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
   });
 
   app.get('/crm/contacts/:id/timeline', {
-    config: { permission: 'contacts:read' },
+    config: { permission: 'contacts:read', readOnly: true },
     schema: {
       tags: ['contacts'],
       description:

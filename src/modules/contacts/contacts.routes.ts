@@ -13,7 +13,7 @@ import {
 export const contactsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, options) => {
   const { db } = options;
   const tags = ['contacts'];
-  const read = { permission: 'contacts:read' } as const;
+  const read = { permission: 'contacts:read', readOnly: true } as const;
   const write = { permission: 'contacts:write' } as const;
   const ContactPage = Paginated(ContactListItem);
 
@@ -41,9 +41,8 @@ export const contactsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
     handler: async (request, reply) => reply.status(201).send(await service.createContact(db, request.auth, request.body)),
   });
 
-  // Reads only: begun READ ONLY, answered without waiting for COMMIT's reply (RouteAccess.readOnly).
   app.get('/contacts/:id', {
-    config: { ...read, readOnly: true },
+    config: read,
     schema: { tags, params: IdParams, response: { 200: ContactSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => service.getContact(db, request.auth, request.params.id),
   });

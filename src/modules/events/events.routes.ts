@@ -33,7 +33,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   });
 
   app.get('/:id', {
-    config: { permission: 'events:read' },
+    config: { permission: 'events:read', readOnly: true },
     schema: { tags, params: EventParams, response: { 200: EventDetailSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => events.get(request.auth, request.params.id),
   });

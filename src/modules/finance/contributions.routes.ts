@@ -27,7 +27,7 @@ export const contributionsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
   const exporter = createExportService({ db });
 
   app.get('/contributions', {
-    config: { permission: 'finance:read' },
+    config: { permission: 'finance:read', readOnly: true },
     schema: { tags, querystring: ListContributionsQuery, response: { 200: Paginated(ContributionSchema), ...errors(400, 401, 403) } },
     handler: (request) => contributions.list(request.auth, request.query),
   });
@@ -72,7 +72,7 @@ export const contributionsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
     },
   });
   app.get('/contributions/:id', {
-    config: { permission: 'finance:read' },
+    config: { permission: 'finance:read', readOnly: true },
     schema: { tags, params: IdParams, response: { 200: ContributionSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => contributions.get(request.auth, request.params.id),
   });

@@ -13,7 +13,7 @@ export const fundsBatchesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asyn
   const batches = createBatchesService({ db });
 
   app.get('/funds', {
-    config: { permission: 'finance:read' },
+    config: { permission: 'finance:read', readOnly: true },
     schema: { tags, description: 'Funds by name', querystring: ListFundsQuery, response: { 200: Paginated(FundSchema), ...errors(400, 401, 403) } },
     handler: (request) => funds.list(request.auth, request.query),
   });
@@ -23,7 +23,7 @@ export const fundsBatchesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asyn
     handler: async (request, reply) => reply.status(201).send(await funds.create(request.auth, request.body)),
   });
   app.get('/funds/:id', {
-    config: { permission: 'finance:read' },
+    config: { permission: 'finance:read', readOnly: true },
     schema: { tags, params: IdParams, response: { 200: FundSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => funds.get(request.auth, request.params.id),
   });
@@ -42,7 +42,7 @@ export const fundsBatchesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asyn
   });
 
   app.get('/batches', {
-    config: { permission: 'finance:read' },
+    config: { permission: 'finance:read', readOnly: true },
     schema: { tags, description: 'Newest first (date, then id)', querystring: ListBatchesQuery, response: { 200: Paginated(BatchSchema), ...errors(400, 401, 403) } },
     handler: (request) => batches.list(request.auth, request.query),
   });
@@ -52,7 +52,7 @@ export const fundsBatchesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asyn
     handler: async (request, reply) => reply.status(201).send(await batches.create(request.auth, request.body)),
   });
   app.get('/batches/:id', {
-    config: { permission: 'finance:read' },
+    config: { permission: 'finance:read', readOnly: true },
     schema: { tags, params: IdParams, response: { 200: BatchSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => batches.get(request.auth, request.params.id),
   });

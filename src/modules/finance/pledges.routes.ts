@@ -14,7 +14,7 @@ export const pledgesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
   const pledges = createPledgesService({ db });
 
   app.get('/pledges', {
-    config: { permission: 'finance:read' },
+    config: { permission: 'finance:read', readOnly: true },
     schema: { tags, description: `Newest start first. ${RULES}`, querystring: ListPledgesQuery, response: { 200: Paginated(PledgeSchema), ...errors(400, 401, 403) } },
     handler: (request) => pledges.list(request.auth, request.query),
   });
@@ -24,7 +24,7 @@ export const pledgesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
     handler: async (request, reply) => reply.status(201).send(await pledges.create(request.auth, request.body)),
   });
   app.get('/pledges/:id', {
-    config: { permission: 'finance:read' },
+    config: { permission: 'finance:read', readOnly: true },
     schema: { tags, params: IdParams, response: { 200: PledgeSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => pledges.get(request.auth, request.params.id),
   });

@@ -53,7 +53,7 @@ export const statementsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async 
     },
   });
   app.get('/summary', {
-    config: { permission: 'finance:read' },
+    config: { permission: 'finance:read', readOnly: true },
     schema: {
       tags, description: 'Every period of [from, to] present (default: the 12 months or 12 weeks ending with the current one, in the tenant time zone); ' +
         'amounts net of refunds; count = gifts, donors = distinct contacts; averageGift = total ÷ count rounded down',

@@ -26,13 +26,13 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   await app.register(importRoutes, shared);
 
   app.get('/combo', {
-    config: { permission: 'groups:read' },
+    config: { permission: 'groups:read', readOnly: true },
     schema: { tags, querystring: ComboQuery, response: { 200: Paginated(ComboItem), ...errors(400, 401, 403) } },
     handler: (request) => service.combo(request.auth, request.query),
   });
 
   app.get('', {
-    config: { permission: 'groups:read' },
+    config: { permission: 'groups:read', readOnly: true },
     schema: { tags, querystring: ListGroupsQuery, response: { 200: Paginated(GroupSchema), ...errors(400, 401, 403) } },
     handler: (request) => service.list(request.auth, request.query),
   });
@@ -44,7 +44,7 @@ export const groupsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   });
 
   app.get('/:id', {
-    config: { permission: 'groups:read' },
+    config: { permission: 'groups:read', readOnly: true },
     schema: { tags, params: IdParams, response: { 200: GroupDetailSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => service.get(request.auth, request.params.id),
   });

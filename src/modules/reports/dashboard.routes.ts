@@ -8,7 +8,7 @@ import { createDashboardService } from './dashboard.service.js';
 export const dashboardRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { db }) => {
   const svc = createDashboardService({ db });
   app.get('/dashboard', {
-    config: { authenticated: true },
+    config: { authenticated: true, readOnly: true },
     schema: {
       tags: ['dashboard'],
       summary: 'The caller\'s dashboard',

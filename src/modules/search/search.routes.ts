@@ -15,7 +15,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   const lists = createListsService(db);
 
   app.get('', {
-    config: { authenticated: true },
+    config: { authenticated: true, readOnly: true },
     schema: {
       tags,
       description: 'One search over contacts, groups, events, requests, tasks and users. Any valid token; each type needs its read permission '
@@ -45,7 +45,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   });
 
   app.get('/lists', {
-    config: { permission: 'contacts:read' },
+    config: { permission: 'contacts:read', readOnly: true },
     schema: { tags, description: 'The caller\'s lists and the shared ones, by name.', querystring: ListsQuery, response: { 200: Paginated(SavedListSchema), ...errors(400, 401, 403) } },
     handler: (request) => lists.list(request.auth, request.query),
   });
@@ -57,7 +57,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   });
 
   app.get('/lists/:id', {
-    config: { permission: 'contacts:read' },
+    config: { permission: 'contacts:read', readOnly: true },
     schema: { tags, params: IdParams, response: { 200: SavedListSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => lists.get(request.auth, request.params.id),
   });
@@ -82,7 +82,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
   });
 
   app.get('/lists/:id/contacts', {
-    config: { permission: 'contacts:read' },
+    config: { permission: 'contacts:read', readOnly: true },
     schema: {
       tags,
       description: 'The list\'s members now (evaluated on every read, with the reader\'s visibility). 403 when the list has giving or attendance conditions the reader may not read.',

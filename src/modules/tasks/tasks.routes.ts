@@ -21,7 +21,7 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   const automations = createAutomationsService(db);
 
   app.get('', {
-    config: { authenticated: true },
+    config: { authenticated: true, readOnly: true },
     schema: { tags, description: OWN, querystring: ListTasksQuery, response: { 200: Paginated(TaskSchema), ...errors(400, 401) } },
     handler: (request) => tasks.list(request.auth, request.query),
   });
@@ -40,7 +40,7 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   });
 
   app.get('/pipelines', {
-    config: { permission: 'tasks:read' },
+    config: { permission: 'tasks:read', readOnly: true },
     schema: { tags, querystring: ListPipelinesQuery, response: { 200: Paginated(PipelineSchema), ...errors(400, 401, 403) } },
     handler: (request) => pipelines.list(request.auth, request.query),
   });
@@ -50,7 +50,7 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
     handler: async (request, reply) => reply.status(201).send(await pipelines.create(request.auth, request.body)),
   });
   app.get('/pipelines/:id', {
-    config: { permission: 'tasks:read' },
+    config: { permission: 'tasks:read', readOnly: true },
     schema: { tags, params: IdParams, response: { 200: PipelineSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => pipelines.get(request.auth, request.params.id),
   });
@@ -68,7 +68,7 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
     },
   });
   app.get('/pipelines/:id/board', {
-    config: { permission: 'tasks:read' },
+    config: { permission: 'tasks:read', readOnly: true },
     schema: { tags, description: 'Cards the caller sees: of visible groups (without a group: hierarchy:all) or assigned to them.', params: IdParams, querystring: BoardQuery, response: { 200: BoardSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => pipelines.board(request.auth, request.params.id, request.query),
   });
@@ -79,7 +79,7 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   });
 
   app.get('/cards', {
-    config: { permission: 'tasks:read' },
+    config: { permission: 'tasks:read', readOnly: true },
     schema: { tags, querystring: ListCardsQuery, response: { 200: Paginated(CardSchema), ...errors(400, 401, 403) } },
     handler: (request) => pipelines.listCards(request.auth, request.query),
   });
@@ -98,7 +98,7 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   });
 
   app.get('/automations', {
-    config: { permission: 'tasks:read' },
+    config: { permission: 'tasks:read', readOnly: true },
     schema: { tags, querystring: ListAutomationsQuery, response: { 200: Paginated(AutomationSchema), ...errors(400, 401, 403) } },
     handler: (request) => automations.list(request.auth, request.query),
   });
@@ -108,7 +108,7 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
     handler: async (request, reply) => reply.status(201).send(await automations.create(request.auth, request.body)),
   });
   app.get('/automations/:id', {
-    config: { permission: 'tasks:read' },
+    config: { permission: 'tasks:read', readOnly: true },
     schema: { tags, params: IdParams, response: { 200: AutomationSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => automations.get(request.auth, request.params.id),
   });
@@ -127,7 +127,7 @@ export const tasksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
   });
 
   app.get('/:id', {
-    config: { authenticated: true },
+    config: { authenticated: true, readOnly: true },
     schema: { tags, description: OWN, params: IdParams, response: { 200: TaskDetailSchema, ...errors(400, 401, 404) } },
     handler: (request) => tasks.get(request.auth, request.params.id),
   });
