@@ -1,3 +1,5 @@
+import { renderStatementPdf } from '../src/modules/finance/statement.pdf.js';
+import { statementsFromRows, type StatementRow } from '../src/modules/finance/statements.repository.js';
 import type { Dataset } from './generate.js';
 import type { HttpRequest } from './load.js';
 
@@ -12,6 +14,11 @@ export interface Scenario {
   /** The p50 (ms) the scenario's issue sets on the large tenant (modules). */
   p50Target?: number;
   request: (ds: Dataset) => HttpRequest | (() => HttpRequest);
+  /**
+   * The raw ceiling's answer made from the rows of the replayed statements (one array per statement),
+   * for a scenario whose response is rendered from its rows (f3r: a PDF); by default the rows as JSON.
+   */
+  rawBody?: (results: unknown[][]) => Promise<{ type: string; body: Buffer }>;
 }
 
 /** Issue 20's common name: a fragment in about 6% of the generated contacts (Johnson, Nelson, Hansen & Sons, ...). */
@@ -52,6 +59,10 @@ export const MODULE_SCENARIOS: Scenario[] = [
   { id: 'f1', title: 'contributions list, page 1', as: 'admin', kind: 'read', target: 0.7, p50Target: 15, request: () => ({ method: 'GET', path: '/api/finance/contributions' }) },
   { id: 'f2', title: "one donor's statement, JSON", as: 'admin', kind: 'read', target: 0.5, p50Target: 20, request: (ds) => ({ method: 'GET', path: `/api/finance/statements/${ds.donorContactId}${q(YEAR)}` }) },
   { id: 'f3', title: "one donor's statement, PDF", as: 'admin', kind: 'read', target: 0.5, p50Target: 100, request: (ds) => ({ method: 'GET', path: `/api/finance/statements/${ds.donorContactId}${q({ ...YEAR, format: 'pdf' })}` }) },
+  // f3 against a ceiling that also renders: the replayed rows turned into the statement and the PDF by the
+  // service's own mapping and renderer (the ceiling's body is the service's body), so its ratio is the
+  // framework, auth and transaction against everything else, as the JSON reads' ratios are.
+  { id: 'f3r', title: "one donor's statement, PDF, against a ceiling rendering the same PDF", as: 'admin', kind: 'read', target: 0.5, p50Target: 100, request: (ds) => ({ method: 'GET', path: `/api/finance/statements/${ds.donorContactId}${q({ ...YEAR, format: 'pdf' })}` }), rawBody: statementPdf },
   { id: 'f4', title: 'giving summary by month over a year', as: 'admin', kind: 'read', target: 0.7, p50Target: 100, request: () => ({ method: 'GET', path: `/api/finance/summary${q({ ...YEAR, interval: 'month' })}` }) },
   { id: 'r1', title: 'dashboard as the admin', as: 'admin', kind: 'read', target: 0.5, p50Target: 50, request: () => ({ method: 'GET', path: `/api/dashboard${q({ from: '2025-12-01', to: '2025-12-28' })}` }) },
   { id: 'r2', title: 'dashboard as a Zone leader', as: 'leader', kind: 'read', target: 0.5, p50Target: 50, request: () => ({ method: 'GET', path: `/api/dashboard${q({ from: '2025-12-01', to: '2025-12-28' })}` }) },
@@ -65,6 +76,13 @@ export const MODULE_SCENARIOS: Scenario[] = [
   { id: 'n1', title: 'unread notification count', as: 'admin', kind: 'read', target: 0.5, p50Target: 5, request: () => ({ method: 'GET', path: '/api/notifications/unread-count' }) },
   { id: 'c1', title: 'audit of one contact (1M changes in the tenant)', as: 'admin', kind: 'read', target: 0.7, p50Target: 10, request: (ds) => ({ method: 'GET', path: `/api/audit${q({ entityType: 'contact', entityId: ds.auditContactId })}` }) },
 ];
+
+/** The statement of f3r's replayed rows (its one statement: loadStatements'), rendered as the service renders it. */
+async function statementPdf(results: unknown[][]): Promise<{ type: string; body: Buffer }> {
+  const [statement] = statementsFromRows(results[results.length - 1] as StatementRow[], YEAR).values();
+  if (!statement) throw new Error('f3r: the replay returned no statement');
+  return { type: 'application/pdf', body: await renderStatementPdf(statement) };
+}
 
 /** Issue 16's advanced search: age between, memberOf a Zone, attended within (the generated year is 2025: 400 days), city. */
 function advancedSearch(ds: Dataset): HttpRequest {

@@ -14,6 +14,7 @@ import type pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDb } from '../src/db/client.js';
+import { MODULE_SCENARIOS, SCENARIOS } from './scenarios.js';
 import { installCapture, serviceStatements, startCapture, stopCapture, type CapturedQuery } from './sql-capture.js';
 
 installCapture();
@@ -43,6 +44,14 @@ const raw = new Map<string, CapturedQuery[]>();
 let authTexts = new Set<string>();
 let tenantId = 0;
 const reported = new Set<string>();
+/** Scenarios whose ceiling renders its body from the rows (Scenario.rawBody), by id. */
+const rawBodies = new Map([...SCENARIOS, ...MODULE_SCENARIOS].flatMap((s) => (s.rawBody ? [[s.id, s.rawBody] as const] : [])));
+
+/** The raw ceiling's body: the rows as JSON, or what the scenario renders from them. */
+async function rawBody(name: string, results: unknown[][]): Promise<{ type: string; body: string | Buffer }> {
+  const render = rawBodies.get(name);
+  return render ? render(results) : { type: 'application/json', body: JSON.stringify(results) };
+}
 
 const rawServer = http.createServer((req, res) => {
   const name = decodeURIComponent((req.url ?? '').replace(/^\/raw\//, ''));
@@ -51,10 +60,9 @@ const rawServer = http.createServer((req, res) => {
     res.writeHead(404).end();
     return;
   }
-  replay(statements).then(
-    (results) => {
-      const body = JSON.stringify(results);
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  replay(statements).then((results) => rawBody(name, results)).then(
+    ({ type, body }) => {
+      res.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body) }).end(body);
     },
     (err: Error) => {
       if (!reported.has(name)) process.stderr.write(`raw ${name}: ${err.message}\n`);

@@ -51,7 +51,7 @@ export async function donorsReaching(tx: Db, tenantId: number, scope: StatementS
  */
 export async function loadStatements(tx: Db, tenantId: number, contactIds: readonly number[], scope: StatementScope, tenant?: { name: string; currency: string }): Promise<Map<number, Statement>> {
   const ids = idArray(contactIds);
-  const rows = rowsOf<{ id: unknown; first_name: string; last_name: string; street: string | null; city: string | null; country: string | null; has_address: boolean; lines: unknown; totals: unknown; tenant_name: string; currency: string }>(
+  const rows = rowsOf<StatementRow>(
     await tx.execute(sql`
       with g as materialized (${giftsSql(tenantId, ids, scope)}),
       l as (
@@ -78,6 +78,17 @@ export async function loadStatements(tx: Db, tenantId: number, contactIds: reado
       left join t on t.contact_id = k.id
       where k.tenant_id = ${tenantId} and k.id = any(${ids})`),
   );
+  return statementsFromRows(rows, scope, tenant);
+}
+
+/** A row of loadStatements' statement: a contact with its lines and totals as JSON. */
+export interface StatementRow {
+  id: unknown; first_name: string; last_name: string; street: string | null; city: string | null; country: string | null;
+  has_address: boolean; lines: unknown; totals: unknown; tenant_name: string; currency: string;
+}
+
+/** loadStatements' rows as statements, keyed by contact id (exported for the bench's PDF ceiling, bench/scenarios.ts f3r). */
+export function statementsFromRows(rows: readonly StatementRow[], scope: StatementScope, tenant?: { name: string; currency: string }): Map<number, Statement> {
   const json = <T>(v: unknown): T[] => (v === null || v === undefined ? [] : ((typeof v === 'string' ? JSON.parse(v) : v) as T[]));
   const out = new Map<number, Statement>();
   for (const k of rows) {
