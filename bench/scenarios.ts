@@ -53,6 +53,8 @@ export const MODULE_SCENARIOS: Scenario[] = [
   { id: 'a1', title: 'attendance records feed, page 1', as: 'admin', kind: 'read', target: 0.7, p50Target: 15, request: () => ({ method: 'GET', path: '/api/attendance/records' }) },
   { id: 'a2', title: 'attendance summary of a Zone, 52 weeks', as: 'admin', kind: 'read', target: 0.7, p50Target: 30, request: (ds) => ({ method: 'GET', path: `/api/attendance/summary${q({ groupId: ds.zoneId, ...YEAR })}` }) },
   { id: 'a3', title: 'absentees of a Zone', as: 'admin', kind: 'read', target: 0.7, p50Target: 50, request: (ds) => ({ method: 'GET', path: `/api/attendance/absentees${q({ groupId: ds.zoneId })}` }) },
+  // The daily absence job reads the whole church this way (src/modules/attendance/absence.schedule.ts).
+  { id: 'a5', title: 'absentees of the whole church, page 1', as: 'admin', kind: 'read', target: 0.7, request: () => ({ method: 'GET', path: '/api/attendance/absentees' }) },
   { id: 'a4', title: 'check-in of a family of 4', as: 'admin', kind: 'write', p50Target: 15, request: (ds) => checkinRequests(ds) },
   { id: 't1', title: 'tasks assignee=me&overdue=true', as: 'admin', kind: 'read', target: 0.7, p50Target: 15, request: () => ({ method: 'GET', path: `/api/tasks${q({ assignee: 'me', overdue: 'true' })}` }) },
   { id: 't2', title: 'board of a pipeline with 5,000 cards', as: 'admin', kind: 'read', target: 0.7, p50Target: 30, request: (ds) => ({ method: 'GET', path: `/api/tasks/pipelines/${ds.pipelineId}/board` }) },

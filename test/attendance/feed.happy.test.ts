@@ -153,4 +153,24 @@ describe('absentees and the absence schedule', () => {
     expect(after.slice(2).map((x) => x.data)).toEqual([a, b].map((contactId) => ({ contactId, groupId: g.id, missedSessions: 3, lastSessionId: after[2].data.lastSessionId })));
     expect(after[2].data.lastSessionId).not.toBe(sessions[3].id);
   });
+
+  it('judges each group by its own last sessions: a record at another group of the member does not count', async () => {
+    const t = await newTenant(ctx);
+    const alpha = await newGroup(ctx, t, { name: 'Alpha' });
+    const beta = await newGroup(ctx, t, { name: 'Beta' });
+    const [a, b, c] = await newContacts(ctx, t, 3, 'Member');
+    for (const id of [a, b, c]) for (const g of [alpha, beta]) await addMembership(ctx, t, g, id);
+    const inAlpha = [], inBeta = [];
+    for (const date of ['2026-01-04', '2026-01-11', '2026-01-18']) {
+      inAlpha.push(await newSession(ctx, t, { groupId: alpha.id }, date));
+      inBeta.push(await newSession(ctx, t, { groupId: beta.id }, date));
+    }
+    await record(ctx, t, inBeta[1].id, [a]); // a came to Beta only
+    await record(ctx, t, inAlpha[2].id, [b]); // b came to Alpha only
+    await record(ctx, t, inAlpha[0].id, [c]); // c came to both
+    await record(ctx, t, inBeta[2].id, [c]);
+    const res = await api(ctx.app, t.admin.token).get('/api/attendance/absentees');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.map((x: { group: { name: string }; contact: { id: number } }) => [x.group.name, x.contact.id])).toEqual([['Alpha', a], ['Beta', b]]);
+  });
 });
