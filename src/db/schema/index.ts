@@ -10,3 +10,4 @@ export * from './notifications.js';
 export * from './attendance.js';
 export * from './tasks.js';
 export * from './search.js';
+export * from './households.js';
