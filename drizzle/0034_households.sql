@@ -41,4 +41,26 @@ CREATE INDEX "households_name_idx" ON "households" USING btree ("tenant_id","nam
 -- The search box and q of the list: the accent- and case-insensitive name (search_fold, 0011).
 CREATE INDEX "households_name_fold_trgm_idx" ON "households" USING gin (search_fold("name") gin_trgm_ops);--> statement-breakpoint
 -- The members of a household in joining order.
-CREATE INDEX "household_members_household_idx" ON "household_members" USING btree ("tenant_id","household_id","position");
+CREATE INDEX "household_members_household_idx" ON "household_members" USING btree ("tenant_id","household_id","position");--> statement-breakpoint
+-- The households whose name, or a member's name, matches a search pattern (the list's q and the
+-- search box). As the search_*_ids functions (0011): under row level security PostgreSQL does not
+-- use the non-leakproof LIKE as an index condition, so this runs as its owner and applies the
+-- policy's own tenant rule. Members are found through the contacts' folded trigram index
+-- (search_text starts with the person's names), then checked against the names alone.
+CREATE OR REPLACE FUNCTION search_household_ids(text_pattern text)
+RETURNS SETOF bigint LANGUAGE sql STABLE SECURITY DEFINER
+SET search_path = public, pg_temp
+SET enable_seqscan = off
+ROWS 10
+AS $$
+  SELECT h.id FROM households AS h
+  WHERE h.tenant_id = nullif(current_setting('app.tenant_id', true), '')::bigint
+    AND search_fold(h.name) LIKE search_fold(text_pattern)
+  UNION
+  SELECT m.household_id FROM contacts AS c
+  JOIN persons AS p ON p.tenant_id = c.tenant_id AND p.contact_id = c.id
+  JOIN household_members AS m ON m.tenant_id = c.tenant_id AND m.contact_id = c.id
+  WHERE c.tenant_id = nullif(current_setting('app.tenant_id', true), '')::bigint
+    AND coalesce(c.search_folded, c.search_text) LIKE search_fold(text_pattern)
+    AND search_fold(concat_ws(' ', p.first_name, p.middle_name, p.last_name)) LIKE search_fold(text_pattern)
+$$;

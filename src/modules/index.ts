@@ -6,6 +6,7 @@ import { eventsRoutes } from './events/events.routes.js';
 import { financeModule } from './finance/finance.module.js';
 import { groupsRoutes } from './groups/groups.routes.js';
 import { healthRoutes } from './health/health.routes.js';
+import { householdsModule } from './households/households.module.js';
 import type { ParishModule } from './module.js';
 import { notificationsModule } from './notifications/notifications.module.js';
 import { privacyModule } from './privacy/privacy.module.js';
@@ -27,6 +28,7 @@ export const MODULES: ParishModule[] = [
   { name: 'groups', prefix: '/api/groups', routes: groupsRoutes },
   { name: 'events', prefix: '/api/events', routes: eventsRoutes },
   changesModule,
+  householdsModule,
   privacyModule,
   attendanceModule,
   tasksModule,

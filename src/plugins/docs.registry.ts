@@ -6,6 +6,7 @@ import { eventsDocs } from '../modules/events/events.docs.js';
 import { financeDocs } from '../modules/finance/finance.docs.js';
 import { groupsDocs } from '../modules/groups/groups.docs.js';
 import { healthDocs } from '../modules/health/health.docs.js';
+import { householdsDocs } from '../modules/households/households.docs.js';
 import { notificationsDocs } from '../modules/notifications/notifications.docs.js';
 import { privacyDocs } from '../modules/privacy/privacy.docs.js';
 import { reportsDocs } from '../modules/reports/reports.docs.js';
@@ -18,6 +19,6 @@ import type { ModuleDocs } from './operation-docs.js';
 
 /** Every module's operation docs (`src/modules/<module>/<module>.docs.ts`), keyed by `METHOD path`. */
 export const API_DOCS: ModuleDocs = {
-  ...healthDocs, ...tenantsDocs, ...authDocs, ...usersDocs, ...rolesDocs, ...contactsDocs, ...privacyDocs, ...changesDocs,
+  ...healthDocs, ...tenantsDocs, ...authDocs, ...usersDocs, ...rolesDocs, ...contactsDocs, ...householdsDocs, ...privacyDocs, ...changesDocs,
   ...groupsDocs, ...eventsDocs, ...attendanceDocs, ...tasksDocs, ...financeDocs, ...searchDocs, ...notificationsDocs, ...reportsDocs,
 };

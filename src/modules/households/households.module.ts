@@ -1,0 +1,9 @@
+import type { ParishModule } from '../module.js';
+import { householdsRoutes } from './households.routes.js';
+
+/** Households: families, their members and roles, the primary contact (modules-contract §8). */
+export const householdsModule: ParishModule = {
+  name: 'households',
+  prefix: '/api/crm/households',
+  routes: householdsRoutes,
+};
