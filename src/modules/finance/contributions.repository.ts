@@ -149,25 +149,23 @@ export interface ContributionState {
   reference: string | null;
   notes: string | null;
   batchId: number | null;
-  batchStatus: 'Open' | 'Closed' | null;
   fundIds: number[];
 }
 
-/** A contribution's scalars, its batch's status and its funds, locked for update. */
+/** A contribution's scalars and its funds, locked for update (its batch is locked apart: lockBatches). */
 export async function findContributionForUpdate(tx: Db, tenantId: number, id: number): Promise<ContributionState | undefined> {
-  const rows = rowsOf<{ id: unknown; contact_id: unknown; date: string; amount: unknown; refunded_amount: unknown; method: ContributionMethod; reference: string | null; notes: string | null; batch_id: unknown; batch_status: 'Open' | 'Closed' | null; fund_ids: unknown }>(
+  const rows = rowsOf<{ id: unknown; contact_id: unknown; date: string; amount: unknown; refunded_amount: unknown; method: ContributionMethod; reference: string | null; notes: string | null; batch_id: unknown; fund_ids: unknown }>(
     await tx.execute(sql`
-      select c.id, c.contact_id, c.date::text as date, c.amount, c.refunded_amount, c.method, c.reference, c.notes, c.batch_id, b.status as batch_status,
+      select c.id, c.contact_id, c.date::text as date, c.amount, c.refunded_amount, c.method, c.reference, c.notes, c.batch_id,
         (select coalesce(array_agg(l.fund_id order by l.id)::text, '{}') from contribution_lines l where l.tenant_id = c.tenant_id and l.contribution_id = c.id) as fund_ids
-      from contributions c left join batches b on b.tenant_id = c.tenant_id and b.id = c.batch_id
-      where c.tenant_id = ${tenantId} and c.id = ${id} for update of c`),
+      from contributions c where c.tenant_id = ${tenantId} and c.id = ${id} for update`),
   );
   const r = rows[0];
   if (!r) return undefined;
   return {
     id: Number(r.id), contactId: r.contact_id === null ? null : Number(r.contact_id), date: r.date, amount: toMinor(r.amount),
     refundedAmount: toMinor(r.refunded_amount), method: r.method, reference: r.reference, notes: r.notes,
-    batchId: r.batch_id === null ? null : Number(r.batch_id), batchStatus: r.batch_status, fundIds: parseIntArray(r.fund_ids),
+    batchId: r.batch_id === null ? null : Number(r.batch_id), fundIds: parseIntArray(r.fund_ids),
   };
 }
 

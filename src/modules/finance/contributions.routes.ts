@@ -96,8 +96,8 @@ export const contributionsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
     config: { permission: 'finance:write' },
     schema: {
       tags, description: 'amount ≤ what is left (400); status becomes PartiallyRefunded or Refunded; apportioned onto the lines in integers. ' +
-        'Allowed in a closed batch: batch totals are gross, so the deposit still reconciles',
-      params: IdParams, body: RefundBody, response: { 200: ContributionSchema, ...errors(400, 401, 403, 404) },
+        '409 in a Closed batch, like any change to a counted deposit: a finance:admin reopens the batch, refunds, and closes it again',
+      params: IdParams, body: RefundBody, response: { 200: ContributionSchema, ...errors(400, 401, 403, 404, 409) },
     },
     handler: (request) => contributions.refund(request.auth, request.params.id, request.body),
   });

@@ -5,7 +5,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import * as repo from './contributions.repository.js';
-import { assertContact, currencyOf, fundsById, rowsOf } from './finance.common.js';
+import { assertContact, currencyOf, fundsById, idArray, rowsOf } from './finance.common.js';
 import type { ContributionItem, CreateContributionBody, LineInput, ListContributionsQuery, RefundBody, UpdateContributionBody } from './finance.schemas.js';
 
 /** Contribution rules (modules-contract §3): lines sum to the amount, active funds, Open batches. */
@@ -28,15 +28,45 @@ export async function checkLineFunds(tx: Db, tenantId: number, lines: readonly L
   if (inactive.length) throw new BadRequestError(`Fund ${inactive.map((f) => `${f.name} (id ${f.id})`).join(', ')} is not active`);
 }
 
-/** The batch exists (404) and is Open (409); FOR SHARE holds off a concurrent close until commit. */
+/**
+ * Locks the batches a write touches (a contribution's old batch and its new one) FOR SHARE, in id
+ * order, and answers their status and name; 404 for a missing one. Closing, reopening, updating and
+ * deleting a batch lock it FOR UPDATE (batches.service), so a close waits for every write in flight on
+ * its contributions to commit and then counts them, and a write that waited for a close reads the
+ * batch Closed: a closed batch's totals are the sum of its contributions. Writes into the same batch
+ * do not wait for each other; the id order keeps two moves between the same batches from deadlocking.
+ */
+export async function lockBatches(tx: Db, tenantId: number, ids: readonly (number | null | undefined)[]): Promise<Map<number, { status: string; name: string }>> {
+  const wanted = [...new Set(ids.filter((id): id is number => id != null))];
+  if (wanted.length === 0) return new Map();
+  const rows = rowsOf<{ id: unknown; status: string; name: string }>(
+    await tx.execute(sql`select id, status, name from batches where tenant_id = ${tenantId} and id = any(${idArray(wanted)}) order by id for share`),
+  );
+  const batches = new Map(rows.map((r) => [Number(r.id), { status: r.status, name: r.name }]));
+  const missing = wanted.find((id) => !batches.has(id));
+  if (missing !== undefined) throw new NotFoundError('Batch', missing);
+  return batches;
+}
+
+/** The batch exists (404) and is Open (409), locked until commit (lockBatches). */
 export async function checkOpenBatch(tx: Db, tenantId: number, batchId: number): Promise<void> {
-  const rows = rowsOf<{ status: string; name: string }>(await tx.execute(sql`select status, name from batches where tenant_id = ${tenantId} and id = ${batchId} for share`));
-  if (!rows[0]) throw new NotFoundError('Batch', batchId);
-  if (rows[0].status !== 'Open') throw new ConflictError(`Batch ${rows[0].name} (id ${batchId}) is closed`);
+  const batch = (await lockBatches(tx, tenantId, [batchId])).get(batchId)!;
+  if (batch.status !== 'Open') throw new ConflictError(`Batch ${batch.name} (id ${batchId}) is closed`);
 }
 
 const closedBatch = (c: repo.ContributionState) =>
   new ConflictError(`Contribution ${c.id} belongs to closed batch ${c.batchId}: reopen the batch to change it`);
+
+/** Locks the contribution's batch and, when it moves, the new one; 409 when either is Closed. */
+async function checkBatches(tx: Db, tenantId: number, c: repo.ContributionState, nextBatchId: number | null | undefined): Promise<void> {
+  const moves = nextBatchId != null && nextBatchId !== c.batchId;
+  const batches = await lockBatches(tx, tenantId, [c.batchId, moves ? nextBatchId : null]);
+  if (c.batchId !== null && batches.get(c.batchId)!.status === 'Closed') throw closedBatch(c);
+  if (moves) {
+    const next = batches.get(nextBatchId)!;
+    if (next.status !== 'Open') throw new ConflictError(`Batch ${next.name} (id ${nextBatchId}) is closed`);
+  }
+}
 
 export function changeData(c: { contactId: number | null; amount: number; batchId: number | null; date: string; method: string }, fundIds: number[], currency: string) {
   return { contactId: c.contactId, amount: c.amount, currency, batchId: c.batchId, fundIds, date: c.date, method: c.method };
@@ -85,7 +115,7 @@ export function createContributionsService({ db }: { db: Db }) {
       withTenant(db, auth, async (tx) => {
         const t = auth.tenantId;
         const c = await findState(tx, t, id);
-        if (c.batchStatus === 'Closed') throw closedBatch(c);
+        await checkBatches(tx, t, c, body.batchId);
         const before = await load(tx, t, id);
         const amount = body.amount ?? c.amount;
         const lines = body.lines ?? before.lines.map((l) => ({ fundId: l.fund.id, amount: l.amount }));
@@ -94,7 +124,6 @@ export function createContributionsService({ db }: { db: Db }) {
         }
         checkLineSum(amount, lines);
         if (body.contactId != null && body.contactId !== c.contactId) await assertContact(tx, t, body.contactId);
-        if (body.batchId != null && body.batchId !== c.batchId) await checkOpenBatch(tx, t, body.batchId);
         if (body.lines) await checkLineFunds(tx, t, body.lines);
         const next = {
           contactId: body.contactId !== undefined ? body.contactId : c.contactId,
@@ -124,7 +153,8 @@ export function createContributionsService({ db }: { db: Db }) {
         const t = auth.tenantId;
         const c = await findState(tx, t, id);
         // finance:admin may delete from a closed batch's history (modules-contract §0 permissions).
-        if (c.batchStatus === 'Closed' && !auth.permissions.has('finance:admin')) throw closedBatch(c);
+        if (!auth.permissions.has('finance:admin')) await checkBatches(tx, t, c, undefined);
+        else await lockBatches(tx, t, [c.batchId]);
         await repo.deleteContributionRow(tx, t, id);
         await recordChanges(tx, auth, [{ type: 'contribution.deleted', entityId: id, data: changeData(c, c.fundIds, await currencyOf(tx, t)) }]);
       }),
@@ -133,6 +163,8 @@ export function createContributionsService({ db }: { db: Db }) {
       withTenant(db, auth, async (tx) => {
         const t = auth.tenantId;
         const c = await findState(tx, t, id);
+        // A refund changes the contribution: in a Closed batch it is 409 like any change (modules-contract §3).
+        await checkBatches(tx, t, c, undefined);
         const left = c.amount - c.refundedAmount;
         if (body.amount > left) throw new BadRequestError(`body/amount ${body.amount} exceeds the ${left} left to refund`);
         await repo.applyRefund(tx, t, auth.userId, c, body.amount, body.reason ?? null);

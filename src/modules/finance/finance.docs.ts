@@ -37,6 +37,9 @@ export const financeDocs: ModuleDocs = {
   'DELETE /api/finance/batches/:id': { summary: 'Delete an empty open batch', visibility: tenant, errors: { 404: 'No batch with this id in the tenant', 409: 'The batch is closed or has contributions' } },
   'PUT /api/finance/batches/:id/close': {
     summary: 'Close a batch',
+    description: 'The close waits for writes in flight on the batch\'s contributions and counts them; from then on every change to its ' +
+      'contributions (update, move in or out, refund, new gift) is 409 until a finance:admin reopens it, and only a finance:admin ' +
+      'deletes a contribution from its history. So a closed batch\'s totals are always the sum of its contributions.',
     visibility: tenant,
     errors: { 404: 'No batch with this id in the tenant', 409: 'Already closed, or totals differ from the controls without force' },
     example: { force: false },
@@ -67,7 +70,7 @@ export const financeDocs: ModuleDocs = {
   'POST /api/finance/contributions/:id/refund': {
     summary: 'Refund part or all of a contribution',
     visibility: tenant,
-    errors: { 400: 'More than what is left to refund', 404: 'No contribution with this id in the tenant' },
+    errors: { 400: 'More than what is left to refund', 404: 'No contribution with this id in the tenant', 409: 'In a closed batch (reopen it first)' },
     example: { amount: 10000, reason: 'Given twice by mistake' },
   },
   'GET /api/finance/pledges': { summary: 'List pledges with progress', visibility: tenant },
