@@ -23,7 +23,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDb } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { createTenant, syncSystemRoles } from '../src/modules/tenants/tenants.service.js';
+import { syncSystemRoles } from '../src/modules/tenants/tenants.service.js';
+import { createTenant } from '../src/provisioning/create-tenant.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('DATABASE_URL of the bench database is required');

@@ -17,7 +17,7 @@ import {
   contactAddresses, contactEmails, contactOccasions, contactPhones, contactRelationships, contactRequests, contacts, persons, companies,
 } from '../src/db/schema/index.js';
 import { refreshSearchColumns } from '../src/modules/contacts/contacts.repository.js';
-import { createTenant } from '../src/modules/tenants/tenants.service.js';
+import { createTenant } from '../src/provisioning/create-tenant.js';
 import { withDatabase } from '../src/db/admin.js';
 import { smokeServer } from './smoke-server.js';
 

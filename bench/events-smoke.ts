@@ -14,7 +14,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDb, type Db } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
-import { createTenant } from '../src/modules/tenants/tenants.service.js';
+import { createTenant } from '../src/provisioning/create-tenant.js';
 import { withDatabase } from '../src/db/admin.js';
 import { smokeServer } from './smoke-server.js';
 

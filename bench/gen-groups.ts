@@ -2,7 +2,7 @@ import type { Faker } from '@faker-js/faker';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client.js';
 import { groupCategories, groupMemberships, groups } from '../src/db/schema/index.js';
-import { HIERARCHY_CATEGORIES } from '../src/modules/tenants/tenants.service.js';
+import { HIERARCHY_CATEGORIES } from '../src/provisioning/create-tenant.js';
 import { insertMany, insertReturningIds } from './bulk-insert.js';
 import { levelCounts } from './sizes.js';
 

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { withTenant, type Db } from '../src/db/client.js';
 import { roles, userRoles, users } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/passwords.js';
-import { createTenant } from '../src/modules/tenants/tenants.service.js';
+import { createTenant } from '../src/provisioning/create-tenant.js';
 import { fakeContact, insertContacts, type GenContact } from './gen-contacts.js';
 import { EVENTS_FROM, insertEvents } from './gen-events.js';
 import { insertMemberships, insertTree } from './gen-groups.js';

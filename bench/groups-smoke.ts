@@ -17,7 +17,7 @@ import { openDb, transaction, withTenant, type Db } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { groupCategories, groupMemberships } from '../src/db/schema/index.js';
 import { insertPersonContact } from '../src/modules/contacts/contacts.repository.js';
-import { createTenant, HIERARCHY_CATEGORIES } from '../src/modules/tenants/tenants.service.js';
+import { createTenant, HIERARCHY_CATEGORIES } from '../src/provisioning/create-tenant.js';
 import { findRoleIdsByName, insertUser } from '../src/modules/users/users.repository.js';
 import { withDatabase } from '../src/db/admin.js';
 import { smokeServer } from './smoke-server.js';

@@ -27,7 +27,7 @@ import { migrate } from '../src/db/migrate.js';
 import { MemoryMailer } from '../src/lib/mailer.js';
 import { insertWebhook } from '../src/modules/notifications/webhooks.repository.js';
 import { encryptSecret, newWebhookSecret } from '../src/modules/notifications/webhooks.security.js';
-import { createTenant } from '../src/modules/tenants/tenants.service.js';
+import { createTenant } from '../src/provisioning/create-tenant.js';
 
 /** The receiver process: answers 200 at once (keep-alive), reports distinct deliveries. */
 function receiver() {

@@ -13,7 +13,7 @@ import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
-import { MODULES } from './modules/index.js';
+import { API_DOCS, MODULES } from './modules/index.js';
 import { MB, type ModuleOptions } from './modules/module.js';
 import { createWorker, type Worker } from './jobs/worker.js';
 
@@ -60,7 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     errorResponseBuilder: (_request, context) =>
       Object.assign(new Error(`Too many requests; retry in ${Math.ceil(context.ttl / 1000)} seconds`), { statusCode: 429 }),
   });
-  if (config.nodeEnv !== 'production') await app.register(docsPlugin);
+  if (config.nodeEnv !== 'production') await app.register(docsPlugin, { docs: API_DOCS });
 
   let auth!: AuthService;
   await app.register(authPlugin, { secret: config.jwtSecret, loadPrincipal: (...args) => auth.loadPrincipal(...args) });

@@ -3,8 +3,8 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDb } from './db/client.js';
 import { migrate } from './db/migrate.js';
-import { DEMO_SLUG, seedDemoTenant } from './modules/tenants/demo-seed.js';
 import { syncSystemRoles } from './modules/tenants/tenants.service.js';
+import { DEMO_SLUG, seedDemoTenant } from './provisioning/demo-seed.js';
 
 /** Opens and migrates the database, seeds the demo tenant on a first start, listens, shuts down cleanly. */
 export async function serve(config: Config): Promise<void> {

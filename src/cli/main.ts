@@ -3,8 +3,9 @@ import { ConfigError, loadConfig } from '../config.js';
 import { DatabaseLockedError, openDb, type Db } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import { AppError } from '../lib/errors.js';
-import { DEMO_SLUG, seedDemoTenant } from '../modules/tenants/demo-seed.js';
-import { createTenant, syncSystemRoles, validateNewTenant, type NewTenant } from '../modules/tenants/tenants.service.js';
+import { syncSystemRoles } from '../modules/tenants/tenants.service.js';
+import { createTenant, validateNewTenant, type NewTenant } from '../provisioning/create-tenant.js';
+import { DEMO_SLUG, seedDemoTenant } from '../provisioning/demo-seed.js';
 import { serve } from '../server.js';
 import { IMPORT_USAGE, ImportError, parseImportArgs, runImport, type CliIo } from './import.js';
 

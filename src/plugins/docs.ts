@@ -5,8 +5,7 @@ import fp from 'fastify-plugin';
 import { STATUS_CODES } from 'node:http';
 import { ErrorSchema } from '../lib/schemas.js';
 import type { RouteAccess } from './auth.js';
-import { API_DOCS } from './docs.registry.js';
-import type { OperationDoc } from './operation-docs.js';
+import type { ModuleDocs, OperationDoc } from './operation-docs.js';
 
 /** What every error status means when a route does not say more. */
 const STANDARD_ERRORS: Record<number, string> = {
@@ -130,17 +129,17 @@ export function isApiRoute(method: string, url: string): boolean {
   return method !== 'HEAD' && url.startsWith('/api') && url !== '/api/docs' && !url.startsWith('/api/docs/');
 }
 
-/** OpenAPI document from the route schemas and the modules' docs; Swagger UI at /api/docs (not registered in production). */
-export const docsPlugin = fp(async (app: FastifyInstance) => {
+/** OpenAPI document from the route schemas and the modules' docs (`docs`, keyed by `METHOD path`); Swagger UI at /api/docs (not registered in production). */
+export const docsPlugin = fp(async (app: FastifyInstance, { docs }: { docs: ModuleDocs }) => {
   app.addSchema({ ...ErrorSchema, $id: ERROR_SCHEMA_ID, title: ERROR_SCHEMA_ID });
   app.addHook('onRoute', (route) => {
     // The docs are public (api-contract §4): mark the UI's routes so the auth hook skips them.
     if (route.url === '/api/docs' || route.url.startsWith('/api/docs/')) route.config = { ...(route.config ?? {}), public: true };
-    else if (typeof route.method === 'string' && isApiRoute(route.method, route.url)) documentRoute(route, API_DOCS[docKey(route.method, route.url)]);
+    else if (typeof route.method === 'string' && isApiRoute(route.method, route.url)) documentRoute(route, docs[docKey(route.method, route.url)]);
   });
   await app.register(swagger, {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-    transform: ({ schema, url, route }) => ({ schema: schema && (documentedInput(schema as RouteSchema, API_DOCS[docKey(String(route.method), url)]) as typeof schema), url }),
+    transform: ({ schema, url, route }) => ({ schema: schema && (documentedInput(schema as RouteSchema, docs[docKey(String(route.method), url)]) as typeof schema), url }),
     openapi: {
       openapi: '3.0.3',
       info: {

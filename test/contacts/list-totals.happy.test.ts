@@ -4,7 +4,7 @@ import { transaction, withTenant } from '../../src/db/client.js';
 import { contactCountPending, contactCounts, contacts, tenants } from '../../src/db/schema/index.js';
 import { CONTACT_CATEGORIES, CONTACT_STATUSES } from '../../src/db/schema/enums.js';
 import { insertContact } from '../../src/modules/contacts/contacts.repository.js';
-import { seedDemoTenant } from '../../src/modules/tenants/demo-seed.js';
+import { seedDemoTenant } from '../../src/provisioning/demo-seed.js';
 import { api, expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant, type TestTenant } from '../helpers/factories.js';
 import { newCompany, newPerson } from '../helpers/contacts.factories.js';

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { seedDemoTenant } from '../../src/modules/tenants/demo-seed.js';
+import { seedDemoTenant } from '../../src/provisioning/demo-seed.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/factories.js';
 

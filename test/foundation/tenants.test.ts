@@ -2,8 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { eventCategories, groupCategories, groups, roles, tenants, users } from '../../src/db/schema/index.js';
 import { ALL_PERMISSIONS } from '../../src/lib/permissions.js';
-import { DEMO_SLUG, seedDemoTenant } from '../../src/modules/tenants/demo-seed.js';
-import { createTenant, syncSystemRoles } from '../../src/modules/tenants/tenants.service.js';
+import { syncSystemRoles } from '../../src/modules/tenants/tenants.service.js';
+import { createTenant } from '../../src/provisioning/create-tenant.js';
+import { DEMO_SLUG, seedDemoTenant } from '../../src/provisioning/demo-seed.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant, PASSWORD } from '../helpers/factories.js';
 

@@ -4,7 +4,7 @@ import { withTenant } from '../../src/db/client.js';
 import { roles } from '../../src/db/schema/index.js';
 import type { Permission } from '../../src/lib/permissions.js';
 import { insertPersonContact } from '../../src/modules/contacts/contacts.repository.js';
-import { createTenant } from '../../src/modules/tenants/tenants.service.js';
+import { createTenant } from '../../src/provisioning/create-tenant.js';
 import { insertUser } from '../../src/modules/users/users.repository.js';
 import type { TestContext } from './app.js';
 

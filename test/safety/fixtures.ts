@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { withTenant } from '../../src/db/client.js';
 import { ALL_PERMISSIONS } from '../../src/lib/permissions.js';
-import { DEMO_SLUG, seedDemoTenant } from '../../src/modules/tenants/demo-seed.js';
+import { DEMO_SLUG, seedDemoTenant } from '../../src/provisioning/demo-seed.js';
 import { api, type TestContext } from '../helpers/app.js';
 import { newUser, tokenFor, type TestTenant, type TestUser } from '../helpers/factories.js';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { withTenant } from '../../src/db/client.js';
 import { todayIn } from '../../src/lib/periods.js';
-import { seedDemoTenant } from '../../src/modules/tenants/demo-seed.js';
+import { seedDemoTenant } from '../../src/provisioning/demo-seed.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { newTenant, newUser, tokenFor } from '../helpers/factories.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTenant } from '../../src/modules/tenants/tenants.service.js';
+import { createTenant } from '../../src/provisioning/create-tenant.js';
 import { api, expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
 

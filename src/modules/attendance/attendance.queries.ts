@@ -4,7 +4,7 @@ import { BadRequestError } from '../../lib/errors.js';
 import { defaultWindow, periodSeriesSql, periodStartSql, periodStarts, todayIn, type Interval } from '../../lib/periods.js';
 import { toPage, type PageResult } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
-import { loadTenantSettings } from '../tenants/tenants.service.js';
+import { loadTenantSettings } from '../../tenancy/settings.js';
 import { loadAttendanceScope, type HierarchyQuery } from './attendance.scope.js';
 
 /**

@@ -1,7 +1,7 @@
 import { withTenant, type Db } from '../../db/client.js';
 import { addDays, periodStart, todayIn } from '../../lib/periods.js';
-import type { DemoContext } from '../tenants/seeders.js';
-import { loadTenantSettings } from '../tenants/tenants.service.js';
+import { loadTenantSettings } from '../../tenancy/settings.js';
+import type { DemoContext } from '../module.js';
 import { recordPresence } from './records.service.js';
 import { insertService } from './services.repository.js';
 import { insertSession, replaceHeadcounts } from './sessions.repository.js';

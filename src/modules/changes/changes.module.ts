@@ -1,4 +1,5 @@
 import type { ParishModule } from '../module.js';
+import { changesDocs } from './changes.docs.js';
 import { changesRoutes } from './changes.routes.js';
 
 /**
@@ -9,4 +10,5 @@ export const changesModule: ParishModule = {
   name: 'changes',
   prefix: '/api',
   routes: changesRoutes,
+  docs: changesDocs,
 };

@@ -1,12 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { NotFoundError } from '../../lib/errors.js';
-import { loadTenantSettings } from '../tenants/tenants.service.js';
-import { rowsOf } from './finance.queries.js';
+import { loadTenantSettings } from '../../tenancy/settings.js';
 
 /** Pieces every finance sub-resource shares: id arrays, the currency, existence checks. */
 
-export { rowsOf };
+/** Rows: the result of tx.execute on either driver. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
 
 /** A list of ids as ONE bigint[] parameter. */
 export function idArray(ids: readonly number[]): SQL {

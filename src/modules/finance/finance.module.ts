@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions, ParishModule } from '../module.js';
 import { contributionsRoutes } from './contributions.routes.js';
+import { financeDocs } from './finance.docs.js';
+import { seedFinanceDemo } from './finance.seed.js';
 import { fundsBatchesRoutes } from './funds-batches.routes.js';
 import { pledgesRoutes } from './pledges.routes.js';
 import { statementsRoutes } from './statements.routes.js';
@@ -23,4 +25,6 @@ export const financeModule: ParishModule = {
   name: 'finance',
   prefix: '/api/finance',
   routes,
+  docs: financeDocs,
+  seedDemo: seedFinanceDemo,
 };

@@ -4,8 +4,9 @@ import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors
 import { toMinor } from '../../lib/money.js';
 import { defaultWindow, periodStartSql, periodStarts, todayIn, type Interval } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
-import { loadTenantSettings } from '../tenants/tenants.service.js';
+import { loadTenantSettings } from '../../tenancy/settings.js';
 import { parseIntArray } from './contributions.repository.js';
+import { rowsOf } from './finance.common.js';
 import type { ByFund, Summary, SummaryQuery } from './finance.schemas.js';
 import { givingAmountsSql, givingDonorsSql } from './giving.rollups.js';
 
@@ -14,11 +15,6 @@ import { givingAmountsSql, givingDonorsSql } from './giving.rollups.js';
  * read the finance tables. Giving is counted net of refunds: a line's amount minus the part of the
  * refunds apportioned to it; fully refunded gifts count for nothing.
  */
-
-/** Rows: the result of tx.execute on either driver. */
-export function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
 
 /**
  * SQL: the ids of the tenant's contacts with a (not fully refunded) gift dated on or after

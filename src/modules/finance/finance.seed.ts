@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { addDays, dayOfWeek, todayIn } from '../../lib/periods.js';
-import type { DemoContext } from '../tenants/seeders.js';
+import type { DemoContext } from '../module.js';
 import { insertContributions, type NewContribution } from './contributions.repository.js';
 import { currencyOf, rowsOf } from './finance.common.js';
 

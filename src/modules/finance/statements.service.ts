@@ -4,7 +4,7 @@ import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { todayIn } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
-import { loadTenantSettings } from '../tenants/tenants.service.js';
+import { loadTenantSettings } from '../../tenancy/settings.js';
 import { fundsById } from './finance.common.js';
 import { csvText } from './finance.csv.js';
 import type { BulkStatementsBody, Statement, StatementQuery } from './finance.schemas.js';

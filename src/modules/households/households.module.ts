@@ -1,4 +1,5 @@
 import type { ParishModule } from '../module.js';
+import { householdsDocs } from './households.docs.js';
 import { householdsRoutes } from './households.routes.js';
 
 /** Households: families, their members and roles, the primary contact (modules-contract §8). */
@@ -6,4 +7,5 @@ export const householdsModule: ParishModule = {
   name: 'households',
   prefix: '/api/crm/households',
   routes: householdsRoutes,
+  docs: householdsDocs,
 };

@@ -3,6 +3,7 @@ import type { ModuleOptions, ParishModule } from '../module.js';
 import { inboxRoutes } from './inbox.routes.js';
 import { MESSAGE_SEND_JOB, messageSendJob } from './messages.jobs.js';
 import { messagesRoutes } from './messages.routes.js';
+import { notificationsDocs } from './notifications.docs.js';
 import { NOTIFICATION_EMAIL_JOB, notificationEmailJob, notifySubscriber } from './notify.subscriber.js';
 import { WEBHOOK_DELIVER_JOB, webhookDeliverJob, webhookFanOut } from './webhooks.delivery.js';
 import { webhooksRoutes } from './webhooks.routes.js';
@@ -20,6 +21,7 @@ export const notificationsModule: ParishModule = {
   name: 'notifications',
   prefix: '/api/notifications',
   routes,
+  docs: notificationsDocs,
   subscribers: [notifySubscriber, webhookFanOut],
   jobs: {
     [NOTIFICATION_EMAIL_JOB]: notificationEmailJob,

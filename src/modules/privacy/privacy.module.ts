@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams } from '../../lib/schemas.js';
 import { ContactSchema } from '../contacts/contacts.schemas.js';
 import type { ModuleOptions, ParishModule } from '../module.js';
+import { privacyDocs } from './privacy.docs.js';
 import { ContactExport, DuplicatePage, DuplicatesQuery, EraseBody, EraseResult, MergeBody } from './privacy.schemas.js';
 import { createPrivacyService } from './privacy.service.js';
 
@@ -89,4 +90,5 @@ export const privacyModule: ParishModule = {
   name: 'privacy',
   prefix: '/api/crm',
   routes: privacyRoutes,
+  docs: privacyDocs,
 };

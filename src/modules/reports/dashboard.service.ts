@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { withTenant, type Db } from '../../db/client.js';
 import { addDays, daysBetween, defaultWindow, periodStarts, todayIn } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
-import { loadTenantSettings } from '../tenants/tenants.service.js';
+import { loadTenantSettings } from '../../tenancy/settings.js';
 import * as repo from './dashboard.repository.js';
 import type { Dashboard, DashboardQuery } from './dashboard.schemas.js';
 import { checkWindow, resolveScope } from './scope.js';

@@ -2,7 +2,7 @@ import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { todayIn } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
-import { loadTenantSettings } from '../tenants/tenants.service.js';
+import { loadTenantSettings } from '../../tenancy/settings.js';
 import { param, parseParam, type ReportDefinition, type ReportParam, type ReportResult, type Row } from './report.types.js';
 import { REPORTS } from './reports.registry.js';
 import { checkWindow, resolveScope } from './scope.js';

@@ -4,9 +4,9 @@ import { ConflictError, ForbiddenError, NotFoundError, BadRequestError } from '.
 import { pageResult, toPage } from '../../lib/pagination.js';
 import { defaultWindow, periodStart, todayIn, type Interval } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
+import { loadTenantSettings } from '../../tenancy/settings.js';
 import { assertWholeTree, manageableGroup } from '../groups/groups.access.js';
 import { isGroupManageable, isGroupVisible, loadGroupScope } from '../groups/groups.visibility.js';
-import { loadTenantSettings } from '../tenants/tenants.service.js';
 import { normalizeFields, validateValues } from './fields.js';
 import { checkWindow, resolveScope } from './scope.js';
 import * as subs from './submissions.repository.js';

@@ -2,8 +2,8 @@ import type { Db } from '../../db/client.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { todayIn } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
+import { loadTenantSettings } from '../../tenancy/settings.js';
 import { isGroupVisible, type GroupScope } from '../groups/groups.visibility.js';
-import { loadTenantSettings } from '../tenants/tenants.service.js';
 import * as repo from './tasks.repository.js';
 
 /** Checks of the references a write names: 404 naming them, before anything is written. */

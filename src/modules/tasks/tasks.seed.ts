@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { withTenant, type Db } from '../../db/client.js';
 import { automations, pipelineSteps, pipelines, users } from '../../db/schema/index.js';
 import { addDays, todayIn } from '../../lib/periods.js';
-import type { DemoSeeder, TenantSeeder } from '../tenants/seeders.js';
+import type { DemoSeeder, TenantSeeder } from '../module.js';
 import { addCard, moveCard } from './cards.js';
 import { openTasks } from './task-writes.js';
 

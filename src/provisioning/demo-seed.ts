@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { withTenant, type Db } from '../../db/client.js';
-import { groupCategories, groupMemberships, groups } from '../../db/schema/index.js';
-import { insertPersonContact } from '../contacts/contacts.repository.js';
-import { DEMO_SEEDERS } from './seeders.js';
-import { createTenant } from './tenants.service.js';
+import { withTenant, type Db } from '../db/client.js';
+import { groupCategories, groupMemberships, groups } from '../db/schema/index.js';
+import { insertPersonContact } from '../modules/contacts/contacts.repository.js';
+import { MODULES } from '../modules/index.js';
+import type { DemoContext } from '../modules/module.js';
+import { createTenant } from './create-tenant.js';
 
 export const DEMO_SLUG = 'demo';
 
@@ -38,7 +39,7 @@ const MORE_PEOPLE: [string, string][] = [
 /** The demo tenant of a first start: a small hierarchy, a few people, leaders and members. */
 export async function seedDemoTenant(db: Db, password = crypto.randomBytes(12).toString('base64url')) {
   const { tenant, admin } = await createTenant(db, { slug: DEMO_SLUG, name: 'Grace Demo Church', adminUsername: 'admin', adminPassword: password });
-  const demo = await withTenant(db, tenant.id, async (tx) => {
+  const demo = await withTenant(db, tenant.id, async (tx): Promise<DemoContext> => {
     const categories = await tx.select().from(groupCategories).where(eq(groupCategories.tenantId, tenant.id));
     const categoryId = (name: string) => categories.find((c) => c.name === name)!.id;
     const byName = new Map<string, { id: number; path: string }>();
@@ -71,6 +72,6 @@ export async function seedDemoTenant(db: Db, password = crypto.randomBytes(12).t
     const groupIds = new Map([...byName].map(([name, g]) => [name, g.id]));
     return { tenantId: tenant.id, adminUserId: admin.id, groups: groupIds, people, morePeople };
   });
-  for (const seed of DEMO_SEEDERS) await seed(db, demo);
+  for (const module of MODULES) await module.seedDemo?.(db, demo);
   return { tenant, admin, password };
 }
