@@ -140,5 +140,23 @@ describe('single event read', () => {
     });
     expect(body.activities[0].contacts.map((c: { lastName: string }) => c.lastName).sort()).toEqual(['Roe0', 'Roe2']);
     expect(body.activities[1]).toMatchObject({ activityType: 'Salvation', notes: null, contactIds: [ids[1]] });
+    expect(body).toMatchObject({ registrationCount: 3, attendanceCount: 2, activityCount: 2 });
+  });
+
+  it('carries the first 100 of each list and the count of all; the list routes page through the rest', async () => {
+    const t = await newTenant(ctx);
+    const e = await newEvent(ctx, t);
+    const ids = await newContacts(ctx, t, 105);
+    const admin = api(ctx.app, t.admin.token);
+    await admin.post(`/api/events/${e.id}/registration`, { contactIds: ids });
+    await admin.post(`/api/events/${e.id}/attendance`, { contactIds: ids.slice(0, 101) });
+    const body = (await admin.get(`/api/events/${e.id}`)).json();
+    expect(body.registrations).toHaveLength(100);
+    expect(body.registrations.map((r: { contactId: number }) => r.contactId)).toEqual(ids.slice(0, 100));
+    expect(body.attendance).toHaveLength(100);
+    expect(body).toMatchObject({ registrationCount: 105, attendanceCount: 101, activityCount: 0 });
+    const rest = (await admin.get(`/api/events/${e.id}/registration?page=2&limit=100`)).json();
+    expect(rest.total).toBe(105);
+    expect(rest.data.map((r: { contactId: number }) => r.contactId)).toEqual(ids.slice(100));
   });
 });

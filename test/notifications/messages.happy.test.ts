@@ -132,6 +132,29 @@ describe('messages: happy paths (a real SMTP server on loopback)', () => {
     expect(ctx.smtp.mails.filter((m) => m.subject === 'Retry').map((m) => m.to[0]).sort()).toEqual(['grace@example.org', 'later@example.org']);
   });
 
+  it('a "try later" in the middle of a later batch: the retry resumes where that batch began; nobody is lost or sent twice', async () => {
+    const group = await newGroup(ctx, t, { name: 'Ushers', category: 'Fellowship' });
+    await withTenant(ctx.db, t.id, async (tx) => {
+      for (let i = 0; i < 120; i++) {
+        const id = await insertPersonContact(tx, t.id, { firstName: `Usher${i}`, lastName: 'Team', email: `usher${i}@example.org` });
+        await tx.insert(groupMemberships).values({ tenantId: t.id, groupId: group.id, contactId: id });
+      }
+    });
+    const s = api(ctx.app, t.admin.token);
+    const { id } = (await s.post(M, { audience: { groupIds: [group.id] }, subject: 'Rota', body: 'Hi {{firstName}}' })).json();
+    const [late] = await queryRows<{ email: string }>(ctx, sql`select email from message_deliveries where tenant_id = ${t.id} and message_id = ${id} order by id offset 74 limit 1`);
+    ctx.smtp.refuse((address) => address === late.email, 451);
+    await ctx.app.worker.drain();
+    expect((await s.get(`${M}/${id}`)).json()).toMatchObject({ status: 'Sending', sent: 74, failed: 0 });
+    ctx.smtp.refuse(() => false);
+    await ctx.db.execute(sql`update jobs set run_at = now() where kind = 'messages.send' and status = 'Pending' and payload->>'messageId' = ${String(id)}`);
+    await ctx.app.worker.drain();
+    expect((await s.get(`${M}/${id}`)).json()).toMatchObject({ status: 'Sent', sent: 120, failed: 0 });
+    const rota = ctx.smtp.mails.filter((m) => m.subject === 'Rota').map((m) => m.to[0]);
+    expect(rota).toHaveLength(120);
+    expect(new Set(rota).size).toBe(120);
+  });
+
   it('still unavailable at the last attempt: what is left fails, and the message settles', async () => {
     const gone = await person(t, 'Gus', 'Gone', 'gone@example.org');
     ctx.smtp.refuse((address) => address.startsWith('gone@'), 421);
@@ -190,6 +213,12 @@ describe('messages: happy paths (a real SMTP server on loopback)', () => {
     const jobs = await queryRows<{ n: string }>(ctx, sql`select count(*) as n from jobs where kind = 'messages.send' and tenant_id = ${t.id} and payload->>'messageId' = ${String(res.json().id)}`);
     expect(Number(jobs[0].n)).toBe(2);
     expect((await a.get(`${M}/${res.json().id}`)).json()).toMatchObject({ status: 'Sent', sent: 60, failed: 0 });
+    // The second run starts after the first's last delivery, not at the head of the queue.
+    const [second] = await queryRows<{ after: string }>(ctx, sql`select payload->>'afterId' as after from jobs
+      where kind = 'messages.send' and tenant_id = ${t.id} and payload->>'messageId' = ${String(res.json().id)} and payload ? 'afterId'`);
+    const [fiftieth] = await queryRows<{ id: string }>(ctx, sql`select id from message_deliveries
+      where tenant_id = ${t.id} and message_id = ${res.json().id} order by id offset 49 limit 1`);
+    expect(Number(second.after)).toBe(Number(fiftieth.id));
 
     const list = (await a.get(M)).json();
     expect(list.data[0].id).toBe(res.json().id);

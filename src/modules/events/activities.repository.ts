@@ -34,11 +34,6 @@ async function withContacts(tx: Db, tenantId: number, rows: Omit<ActivityRow, 't
 
 const ofEvent = (tenantId: number, eventId: number) => and(eq(a.tenantId, tenantId), eq(a.eventId, eventId));
 
-export async function allActivities(tx: Db, tenantId: number, eventId: number): Promise<ActivityItem[]> {
-  const rows = await tx.select(activityColumns).from(a).where(ofEvent(tenantId, eventId)).orderBy(asc(a.id));
-  return withContacts(tx, tenantId, rows);
-}
-
 export async function pageActivities(tx: Db, tenantId: number, eventId: number, page: Page) {
   const rows = await tx.select(activityColumns).from(a).where(ofEvent(tenantId, eventId)).orderBy(asc(a.id)).limit(page.limit).offset(page.offset);
   const [{ total }] = await tx.select({ total: count() }).from(a).where(ofEvent(tenantId, eventId));

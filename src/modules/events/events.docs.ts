@@ -17,6 +17,8 @@ export const eventsDocs: ModuleDocs = {
   },
   'GET /api/events/:id': {
     summary: 'Read an event',
+    description: 'With the first 100 registrations (by id), attendance records (by time) and activities (by id), and the count of each: '
+      + 'an event may hold thousands, so the rest come through the paginated `registration`, `attendance` and `activities` lists.',
     visibility: VISIBILITY.hierarchyRead,
     errors: { 404: 'No event with this id, or not visible' },
   },

@@ -53,9 +53,15 @@ export type ActivityItem = Static<typeof ActivitySchema>;
 
 export const EventDetailSchema = Type.Object({
   ...EventSchema.properties,
+  /** The first 100 by id (ROSTER_IN_READ); all of them through GET /api/events/:id/registration. */
   registrations: Type.Array(RegistrationSchema),
+  registrationCount: Type.Integer(),
+  /** The first 100 by time; all of them through GET /api/events/:id/attendance. */
   attendance: Type.Array(AttendanceSchema),
+  attendanceCount: Type.Integer(),
+  /** The first 100 by id; all of them through GET /api/events/:id/activities. */
   activities: Type.Array(ActivitySchema),
+  activityCount: Type.Integer(),
 });
 export type EventDetail = Static<typeof EventDetailSchema>;
 

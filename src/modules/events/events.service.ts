@@ -4,10 +4,10 @@ import { BadRequestError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { isGroupVisible, loadGroupScope } from '../groups/groups.visibility.js';
-import { allActivities } from './activities.repository.js';
+import { pageActivities } from './activities.repository.js';
 import { assertHostable, readableEvent, writableEvent } from './event-access.js';
 import * as repo from './events.repository.js';
-import { eventRosters } from './roster-read.repository.js';
+import { eventRosters, ROSTER_IN_READ } from './roster-read.repository.js';
 import type { CreateEventBody, EventDetail, EventItem, ListEventsQuery, UpdateEventBody } from './events.schemas.js';
 
 export const META_DATA_MAX_BYTES = 16 * 1024;
@@ -65,9 +65,10 @@ export function createEventsService({ db }: { db: Db }) {
       withTenant(db, auth, async (tx) => {
         // A fixed number of queries whatever the event holds: event, rosters, activities (+ their contacts).
         const access = await readableEvent(tx, auth, id);
-        const { registrations, attendance } = await eventRosters(tx, auth.tenantId, id);
-        const activities = await allActivities(tx, auth.tenantId, id);
-        return { ...repo.eventItemOf(access), registrations, attendance, activities };
+        // Each list is bounded (ROSTER_IN_READ) with its count beside it; the rest through the list routes.
+        const rosters = await eventRosters(tx, auth.tenantId, id);
+        const activities = await pageActivities(tx, auth.tenantId, id, { page: 1, limit: ROSTER_IN_READ, offset: 0 });
+        return { ...repo.eventItemOf(access), ...rosters, activities: activities.items, activityCount: activities.total };
       }),
 
     create: (auth: Principal, body: CreateEventBody) =>
