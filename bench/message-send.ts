@@ -17,7 +17,7 @@ import { openDb, withTenant } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { MemoryMailer } from '../src/lib/mailer.js';
 import { messageSendJob } from '../src/modules/notifications/messages.jobs.js';
-import { createTenant } from '../src/modules/tenants/tenants.service.js';
+import { createTenant } from '../src/provisioning/create-tenant.js';
 
 const { values } = parseArgs({
   options: {
