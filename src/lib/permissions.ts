@@ -50,6 +50,6 @@ export const SYSTEM_ROLES: { name: string; description: string; permissions: Per
     ],
   },
   { name: 'Treasurer', description: 'Giving records, contacts and reports', permissions: ['finance:read', 'finance:write', 'contacts:read', 'reports:read'] },
-  { name: 'Check-in', description: 'A kiosk volunteer: check-in, check-out and labels', permissions: ['checkin:write', 'attendance:read', 'contacts:read'] },
+  { name: 'Check-in', description: 'A kiosk volunteer: family lookup, check-in, check-out and labels', permissions: ['checkin:write'] },
   { name: 'Member', description: 'Read visible groups and events', permissions: ['groups:read', 'events:read'] },
 ];

@@ -29,7 +29,7 @@ describe('tenant seeding', () => {
     expect(byName.Leader.permissions).toEqual(expect.arrayContaining(['attendance:read', 'attendance:write', 'checkin:write', 'tasks:read', 'tasks:write', 'reports:read']));
     expect(byName.Leader.permissions).not.toContain('hierarchy:all');
     expect([...byName.Treasurer.permissions].sort()).toEqual(['contacts:read', 'finance:read', 'finance:write', 'reports:read']);
-    expect([...byName['Check-in'].permissions].sort()).toEqual(['attendance:read', 'checkin:write', 'contacts:read']);
+    expect([...byName['Check-in'].permissions].sort()).toEqual(['checkin:write']);
     expect(roleRows.every((r) => r.isSystem)).toBe(true);
     const [tenant] = await ctx.db.select().from(tenants).where(eq(tenants.id, t.id));
     expect(tenant.allowRegistration).toBe(true);

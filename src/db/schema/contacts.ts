@@ -98,7 +98,12 @@ export const persons = pgTable(
     dateOfBirth: date('date_of_birth', { mode: 'string' }),
     occupation: text('occupation'),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.contactId] }), ownedBy('persons_contact_fk')(t)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.contactId] }),
+    ownedBy('persons_contact_fk')(t),
+    // The check-in lookup's last-name prefix, accents folded (migration 0040).
+    index('persons_last_name_fold_idx').on(t.tenantId, sql`search_fold(${t.lastName}) text_pattern_ops`),
+  ],
 );
 
 export const companies = pgTable(

@@ -1,7 +1,15 @@
 import { VISIBILITY, type ModuleDocs } from '../../plugins/operation-docs.js';
+import { CHECKOUT_FAILURES } from './checkins.service.js';
 
 const read = `${VISIBILITY.hierarchyRead} Only services, sessions and records of groups in scope.`;
 const write = VISIBILITY.hierarchyWrite;
+const checkin = '`checkin:write` and a visible session (its group visible to the caller: a kiosk account, in no group, sees the sessions of public groups); no led subtree needed.';
+/** Who a kiosk reaches (lookup.repository.ts reachablePerson): stated once, on the lookup and the check-in. */
+export const KIOSK_REACH =
+  'A caller without `contacts:read` (a kiosk: the seeded `Check-in` role holds `checkin:write` alone) reaches only the people the family lookup ' +
+  '(`GET /api/attendance/checkins/lookup`) can return: Person contacts with status Active or Inactive, not erased, and not known only through ' +
+  'Private groups (a person whose every active membership is in a Private group is left out). Any other contact id is 404 exactly as an id that does not exist. ' +
+  'A caller with `contacts:read` may check in any contact of the tenant.';
 
 /** OpenAPI prose of /api/attendance: services, sessions, records, headcounts, check-in (merged by the docs plugin). */
 export const attendanceDocs: ModuleDocs = {
@@ -65,16 +73,31 @@ export const attendanceDocs: ModuleDocs = {
   'GET /api/attendance/absentees': { summary: 'List members who stopped coming', visibility: read },
   'POST /api/attendance/checkins': {
     summary: 'Check people in (children\'s ministry, kiosks)',
-    visibility: `${write} The room group must be visible too.`,
-    errors: { 404: 'The session, a contact or the room group does not exist or is not visible', 409: 'A contact is already checked in to the session' },
+    description: KIOSK_REACH,
+    visibility: `${checkin} The room group must be visible too.`,
+    errors: {
+      404: 'The session or the room group does not exist or is not visible, or a contact does not exist or is out of the caller\'s reach (one answer for both)',
+      409: 'A contact is already checked in to the session',
+    },
     example: { sessionId: 40, contactIds: [21, 22], roomGroupId: 9 },
   },
-  'GET /api/attendance/checkins': { summary: 'List check-ins', description: 'Filter by session, security code, and whether still checked in.', visibility: read },
+  'GET /api/attendance/checkins': {
+    summary: 'List check-ins',
+    description: 'Filter by session, security code, and whether still checked in. Needs `attendance:read`: the list holds every security code, so a kiosk (`checkin:write` alone) cannot read it.',
+    visibility: read,
+  },
   'POST /api/attendance/checkins/checkout': {
     summary: 'Check out with the security code',
-    visibility: write,
-    errors: { 404: 'Unknown or already used security code for the session' },
+    description: `Every open check-in under the code. After ${CHECKOUT_FAILURES} unknown or used codes from one user within 15 minutes, further check-outs are 429 until the oldest failure is 15 minutes old: a stolen kiosk token cannot guess a session's open codes.`,
+    visibility: checkin,
+    errors: { 404: 'Unknown or already used security code for the session', 429: `${CHECKOUT_FAILURES} failed check-outs by the caller in 15 minutes` },
     example: { sessionId: 40, securityCode: 'K7Q4' },
   },
-  'GET /api/attendance/checkins/:id/label': { summary: 'Print data for a check-in label', visibility: read, errors: { 404: 'No check-in with this id, or not visible' } },
+  'GET /api/attendance/checkins/:id/label': {
+    summary: 'Print data for a check-in label',
+    description: 'A reprint keeps the code. Without `attendance:read` (a kiosk) only the label of a check-in still open at a session dated today (tenant time zone) is answered: ' +
+      'labels carry security codes, and a kiosk needs them only to reprint today\'s.',
+    visibility: checkin,
+    errors: { 404: 'No check-in with this id, or not visible (to a kiosk: not open, or its session is not today\'s)' },
+  },
 };

@@ -152,7 +152,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async 
   });
   app.post('/checkins/checkout', {
     config: CHECKIN,
-    schema: { tags, description: 'Checks out every open check-in under the code; an unknown or used code is 404', body: CheckoutBody, response: { 200: Type.Object({ data: Type.Array(CheckinSchema) }), ...errors(400, 401, 403, 404) } },
+    schema: { tags, description: 'Checks out every open check-in under the code; an unknown or used code is 404', body: CheckoutBody, response: { 200: Type.Object({ data: Type.Array(CheckinSchema) }), ...errors(400, 401, 403, 404, 429) } },
     handler: (request) => checkins.checkOut(request.auth, request.body),
   });
   app.get('/checkins/:id/label', {

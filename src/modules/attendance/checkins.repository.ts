@@ -7,6 +7,7 @@ import { visibleGroupFilter, type GroupScope } from '../groups/groups.visibility
 import { idArray } from '../events/contact-refs.repository.js';
 import { rowsOf } from './attendance.queries.js';
 import type { CheckinItem } from './attendance.schemas.js';
+import { reachablePerson } from './lookup.repository.js';
 
 type Num = string | number | null;
 
@@ -42,6 +43,8 @@ export interface CheckInInput {
   sessionId: number;
   contactIds: readonly number[];
   roomGroupId: number | null;
+  /** Every contact of the tenant may be checked in; otherwise only the lookup's people (reachablePerson). */
+  anyContact: boolean;
   /** Candidate codes, best first: the first one no open check-in of the session holds is taken. */
   codes: readonly string[];
 }
@@ -51,7 +54,7 @@ export interface CheckInOutcome {
   session?: { id: number; date: string; serviceId: number | null; groupId: number | null; eventId: number | null };
   /** The room exists and the caller sees it (true when none was named). */
   roomOk: boolean;
-  /** Contacts that do not exist, in request order. */
+  /** Contacts that do not exist or are out of the caller's reach, in request order (one answer for both). */
   missing: number[];
   /** Contacts already checked in to the session (open), by id. */
   open: number[];
@@ -67,7 +70,7 @@ const roomGroup = alias(groups, 'ck_rg');
 
 /**
  * A family's check-in in ONE statement (modules-contract §1): the session (visible to the caller),
- * the room, the contacts' existence and their open check-ins are checked, and only when all pass are
+ * the room, the contacts' existence (and reach, without anyContact) and their open check-ins are checked, and only when all pass are
  * the code taken, the check-ins and the attendance records inserted (each insert reads the code's
  * RETURNING, so a failed check or a code held by every candidate writes nothing). The code is the
  * first candidate that no open check-in of the session holds; the partial unique index still decides
@@ -80,6 +83,7 @@ export async function checkInFamily(tx: Db, tenantId: number, scope: GroupScope,
   const sid = input.sessionId;
   const ids = idArray(input.contactIds);
   const room = input.roomGroupId;
+  const reach = input.anyContact ? sql`true` : reachablePerson(t, 'rc', 'rp');
   const roomCheck = room === null
     ? sql`true`
     : sql`exists (select 1 from groups ck_rg where ${roomGroup.tenantId} = ${t} and ${roomGroup.id} = ${room} and ${visibleGroupFilter(scope, roomGroup)})`;
@@ -94,7 +98,8 @@ export async function checkInFamily(tx: Db, tenantId: number, scope: GroupScope,
       ), checks as (
         select (select count(*) from sess) = 1 as session_ok, ${roomCheck} as room_ok,
           (select coalesce(array_agg(i.c order by i.n), '{}') from input i
-            where not exists (select 1 from contacts c where c.tenant_id = ${t} and c.id = i.c)) as missing,
+            where not exists (select 1 from contacts rc left join persons rp on rp.tenant_id = rc.tenant_id and rp.contact_id = rc.id
+              where rc.tenant_id = ${t} and rc.id = i.c and ${reach})) as missing,
           (select coalesce(array_agg(k.contact_id order by k.contact_id), '{}') from attendance_checkins k
             where k.tenant_id = ${t} and k.session_id = ${sid} and k.status = 'CheckedIn' and k.contact_id = any(${ids})) as open
       ), code as (
@@ -225,6 +230,10 @@ export interface LabelRow {
   room: string | null;
   sessionDate: string;
   serviceName: string | null;
+  /** Still checked in. */
+  isOpen: boolean;
+  /** The session is dated today in the tenant's time zone. */
+  isToday: boolean;
 }
 
 /** The label: the service's name, else the event's, else the meeting group's. */
@@ -232,8 +241,10 @@ export async function findLabel(tx: Db, tenantId: number, id: number): Promise<L
   const [r] = rowsOf<Record<string, unknown>>(
     await tx.execute(sql`
       select k.session_id, coalesce(p.first_name, c.name, '') as first_name, coalesce(p.last_name, '') as last_name, k.security_code,
-        rg.name as room, to_char(s.date, 'YYYY-MM-DD') as session_date, coalesce(sv.name, e.name, g.name) as service_name
+        rg.name as room, to_char(s.date, 'YYYY-MM-DD') as session_date, coalesce(sv.name, e.name, g.name) as service_name,
+        k.status = 'CheckedIn' as is_open, s.date = (now() at time zone tn.time_zone)::date as is_today
       from attendance_checkins k
+        join tenants tn on tn.id = k.tenant_id
         join attendance_sessions s on s.tenant_id = ${tenantId} and s.id = k.session_id
         left join attendance_services sv on sv.tenant_id = ${tenantId} and sv.id = s.service_id
         left join events e on e.tenant_id = ${tenantId} and e.id = s.event_id
@@ -247,5 +258,6 @@ export async function findLabel(tx: Db, tenantId: number, id: number): Promise<L
   return {
     sessionId: Number(r.session_id), firstName: String(r.first_name), lastName: String(r.last_name), securityCode: String(r.security_code),
     room: (r.room as string | null) ?? null, sessionDate: String(r.session_date), serviceName: (r.service_name as string | null) ?? null,
+    isOpen: Boolean(r.is_open), isToday: Boolean(r.is_today),
   };
 }

@@ -2,9 +2,10 @@ import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { recordChanges, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
-import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { ConflictError, NotFoundError, TooManyRequestsError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
+import { createFailureThrottle } from '../auth/auth.throttle.js';
 import { loadGroupScope } from '../groups/groups.visibility.js';
 import { isSessionVisible, readableSession } from './attendance.access.js';
 import { loadAttendanceScope } from './attendance.scope.js';
@@ -16,6 +17,12 @@ import { findSession } from './sessions.repository.js';
 /** Security codes: 4 characters without look-alikes (no B/8, G/6, I/1, O/0, S/5, Z/2). */
 export const CODE_ALPHABET = 'ACDEFHJKLMNPQRTUVWXY3479';
 const MAX_CODE_TRIES = 20;
+/**
+ * Check-outs with an unknown or used code allowed per user in the window, then 429: guessing the
+ * open codes of a session (24^4 codes) with a stolen kiosk token is bounded to some 80 tries an hour.
+ */
+export const CHECKOUT_FAILURES = 20;
+const CHECKOUT_WINDOW_MS = 15 * 60 * 1000;
 /** Candidates per statement: one is almost always free (24^4 codes). */
 const CODES_PER_TRY = 4;
 
@@ -32,6 +39,7 @@ export function newSecurityCode(): string {
  * drawn again (INSERT … ON CONFLICT DO NOTHING, no savepoint needed).
  */
 export function createCheckinsService(db: Db) {
+  const checkoutFailures = createFailureThrottle(db, 'checkout', CHECKOUT_FAILURES, CHECKOUT_WINDOW_MS);
   return {
     checkIn: (auth: Principal, body: CreateCheckinBody) =>
       withTenant(db, auth, async (tx) => {
@@ -41,7 +49,7 @@ export function createCheckinsService(db: Db) {
         // records); another draw only when every candidate code was held.
         for (let drawn = 0; drawn < MAX_CODE_TRIES; drawn += CODES_PER_TRY) {
           const codes = Array.from({ length: CODES_PER_TRY }, newSecurityCode);
-          const done = await repo.checkInFamily(tx, auth.tenantId, scope, { sessionId: body.sessionId, contactIds: body.contactIds, roomGroupId: roomId, codes });
+          const done = await repo.checkInFamily(tx, auth.tenantId, scope, { sessionId: body.sessionId, contactIds: body.contactIds, roomGroupId: roomId, anyContact: auth.permissions.has('contacts:read'), codes });
           const session = done.session;
           if (!session) throw new NotFoundError('Session', body.sessionId);
           if (!done.roomOk) throw new NotFoundError('Group', roomId!);
@@ -84,26 +92,41 @@ export function createCheckinsService(db: Db) {
         return pageResult(page, items, total);
       }),
 
-    checkOut: (auth: Principal, body: CheckoutBody): Promise<{ data: CheckinItem[] }> =>
-      withTenant(db, auth, async (tx) => {
-        const { session } = await readableSession(tx, auth, body.sessionId);
-        const ids = await repo.checkOut(tx, auth.tenantId, session.id, body.securityCode.toUpperCase());
-        if (!ids.length) throw new NotFoundError(`No open check-in with security code ${body.securityCode} at session ${session.id}`);
-        const data = await repo.checkinsById(tx, auth.tenantId, ids);
-        await recordChanges(tx, auth, data.map((k) => ({
-          type: 'checkin.checked_out' as const, entityId: k.id,
-          data: { contactId: k.contact.id, sessionId: session.id, groupId: session.groupId, serviceId: session.serviceId, eventId: session.eventId },
-        })));
-        return { data };
-      }),
+    checkOut: async (auth: Principal, body: CheckoutBody): Promise<{ data: CheckinItem[] }> => {
+      const key = `${auth.tenantId}:${auth.userId}`;
+      const retryAfter = await checkoutFailures.retryAfter(key);
+      if (retryAfter > 0) throw new TooManyRequestsError(retryAfter);
+      try {
+        return await checkOutNow(auth, body);
+      } catch (err) {
+        if (err instanceof NotFoundError) await checkoutFailures.fail(key);
+        throw err;
+      }
+    },
 
     label: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
         const label = await repo.findLabel(tx, auth.tenantId, id);
         const session = label && (await findSession(tx, auth.tenantId, label.sessionId));
         if (!label || !session || !isSessionVisible(await loadGroupScope(tx, auth), session)) throw new NotFoundError('Check-in', id);
-        const { sessionId: _s, ...out } = label;
+        // Without attendance:read (a kiosk) only a reprint: an open check-in of a session held today.
+        if (!auth.permissions.has('attendance:read') && !(label.isOpen && label.isToday)) throw new NotFoundError('Check-in', id);
+        const { sessionId: _s, isOpen: _o, isToday: _t, ...out } = label;
         return out;
       }),
   };
+
+  function checkOutNow(auth: Principal, body: CheckoutBody): Promise<{ data: CheckinItem[] }> {
+    return withTenant(db, auth, async (tx) => {
+      const { session } = await readableSession(tx, auth, body.sessionId);
+      const ids = await repo.checkOut(tx, auth.tenantId, session.id, body.securityCode.toUpperCase());
+      if (!ids.length) throw new NotFoundError(`No open check-in with security code ${body.securityCode} at session ${session.id}`);
+      const data = await repo.checkinsById(tx, auth.tenantId, ids);
+      await recordChanges(tx, auth, data.map((k) => ({
+        type: 'checkin.checked_out' as const, entityId: k.id,
+        data: { contactId: k.contact.id, sessionId: session.id, groupId: session.groupId, serviceId: session.serviceId, eventId: session.eventId },
+      })));
+      return { data };
+    });
+  }
 }
