@@ -142,6 +142,24 @@ describe('finance bad input', () => {
     expectError(await http.put('/api/finance/pledges/987654', { amount: 5 }), 404);
   });
 
+  it('pledges: a total (amount × occurrences) past 10^12 is 400, on create and update, never a 500 on read', async () => {
+    const http = api(ctx.app, tr.token);
+    // Weekly at 10^12 over 8,000 years passes 2^53 (the fuzzing's find of issue 29).
+    const huge = { contactId: donor.id, fundId: fund.id, amount: 1_000_000_000_000, frequency: 'Weekly', startDate: '0001-01-01', endDate: '9999-12-31' };
+    const message = expectError(await http.post('/api/finance/pledges', huge), 400);
+    expect(message).toContain('1000000000000');
+    expect(message).toContain('at most 1000000000000');
+    expectError(await http.post('/api/finance/pledges', { ...huge, amount: 1_000_000_000, frequency: 'Monthly', startDate: '2000-01-01', endDate: '2083-05-01' }), 400);
+    // At the bound exactly: 10^12 in 1,000 monthly occurrences of 10^9.
+    const edge = await http.post('/api/finance/pledges', { ...huge, amount: 1_000_000_000, frequency: 'Monthly', startDate: '2000-01-01', endDate: '2083-04-30' });
+    expect(edge.statusCode, edge.body).toBe(201);
+    expect(edge.json()).toMatchObject({ occurrences: 1000, totalPledged: 1_000_000_000_000 });
+    expectError(await http.put(`/api/finance/pledges/${edge.json().id}`, { amount: 1_000_000_001 }), 400);
+    expectError(await http.put(`/api/finance/pledges/${edge.json().id}`, { endDate: '2083-05-01' }), 400);
+    expect((await http.get(`/api/finance/pledges/${edge.json().id}`)).json()).toMatchObject({ totalPledged: 1_000_000_000_000 });
+    expect((await http.get('/api/finance/pledges')).statusCode).toBe(200);
+  });
+
   it('import: too many rows, missing CSV columns, bad batch, content type', async () => {
     const before = await counts();
     const http = api(ctx.app, tr.token);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTenant } from '../../src/provisioning/create-tenant.js';
 import { api, expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
+import { newBatch, newFund, newGift } from '../helpers/finance.factories.js';
 
 const ctx = setupTestApp();
 
@@ -31,6 +32,27 @@ describe('GET/PUT /api/tenants/current', () => {
     // Unknown fields are stripped (api-contract §1): the slug is not a setting.
     expect((await admin.put('/api/tenants/current', { slug: 'other' })).json()).toMatchObject({ slug: t.slug });
     expect((await admin.get('/api/tenants/current')).json()).toMatchObject({ timeZone: 'UTC', currency: 'USD' });
+  });
+
+  it('refuses a new currency (409 naming the counts) while amounts are recorded, never re-reading them', async () => {
+    const t = await newTenant(ctx);
+    const admin = api(ctx.app, t.admin.token);
+    const fund = await newFund(ctx, t.admin.token);
+    await newBatch(ctx, t.admin.token, { controlAmount: 0 });
+    // No amount yet (an empty control amount is none): the currency may change, and back.
+    expect((await admin.put('/api/tenants/current', { currency: 'UGX' })).json()).toMatchObject({ currency: 'UGX' });
+    expect((await admin.put('/api/tenants/current', { currency: 'USD' })).json()).toMatchObject({ currency: 'USD' });
+    const gift = await newGift(ctx, t.admin.token, { fundId: fund.id, amount: 45050 });
+    await newGift(ctx, t.admin.token, { fundId: fund.id, amount: 100 });
+    await newBatch(ctx, t.admin.token, { controlAmount: 500 });
+    const message = expectError(await admin.put('/api/tenants/current', { currency: 'ugx', name: 'Renamed' }), 409);
+    expect(message).toContain('USD');
+    expect(message).toContain('2 gifts');
+    expect(message).toContain('1 batch with a control amount');
+    expect((await admin.get('/api/tenants/current')).json()).toMatchObject({ currency: 'USD', name: `Church ${t.slug}` });
+    expect((await admin.get(`/api/finance/contributions/${gift.id}`)).json()).toMatchObject({ amount: 45050, currency: 'USD' });
+    // The same currency (any case) and other fields still change.
+    expect((await admin.put('/api/tenants/current', { currency: 'usd', name: 'Renamed' })).json()).toMatchObject({ currency: 'USD', name: 'Renamed' });
   });
 
   it('needs a token to read and roles:write to change; a tenant only ever sees its own', async () => {

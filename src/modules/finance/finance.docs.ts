@@ -77,14 +77,14 @@ export const financeDocs: ModuleDocs = {
   'POST /api/finance/pledges': {
     summary: 'Record a pledge',
     visibility: tenant,
-    errors: { 400: 'endDate missing for a recurring pledge, or the fund is inactive', 404: 'The contact or fund does not exist in the tenant' },
+    errors: { 400: 'endDate missing for a recurring pledge, the fund is inactive, or the total (amount × occurrences) above 10^12', 404: 'The contact or fund does not exist in the tenant' },
     example: { contactId: 12, fundId: 3, amount: 100000, frequency: 'Monthly', startDate: '2026-01-01', endDate: '2026-12-31', campaign: 'Building 2026' },
   },
   'GET /api/finance/pledges/:id': { summary: 'Read a pledge with its progress', visibility: tenant, errors: { 404: 'No pledge with this id in the tenant' } },
   'PUT /api/finance/pledges/:id': {
     summary: 'Update a pledge',
     visibility: tenant,
-    errors: { 404: 'The pledge or fund does not exist in the tenant' },
+    errors: { 400: 'The period or fund is invalid, or the total (amount × occurrences) above 10^12', 404: 'The pledge or fund does not exist in the tenant' },
     example: { amount: 120000 },
   },
   'DELETE /api/finance/pledges/:id': { summary: 'Delete a pledge', visibility: tenant, errors: { 404: 'No pledge with this id in the tenant' } },

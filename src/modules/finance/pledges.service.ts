@@ -3,7 +3,7 @@ import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import type { PledgeFrequency } from '../../db/schema/finance.js';
 import { BadRequestError, NotFoundError } from '../../lib/errors.js';
-import { toMinor } from '../../lib/money.js';
+import { MAX_AMOUNT, toMinor } from '../../lib/money.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { checkLineFunds } from './contributions.service.js';
@@ -69,6 +69,24 @@ function checkPeriod(frequency: PledgeFrequency, startDate: string, endDate: str
   if (frequency !== 'OneTime' && endDate === null) throw new BadRequestError(`body/endDate is required for a ${frequency} pledge`);
 }
 
+/**
+ * The pledge's total (amount × occurrences, counted by the same SQL as the reads) is money like any
+ * amount: at most 10^12 (modules-contract §0), else 400. Unbounded, a weekly pledge of 10^12 over
+ * centuries passed 2^53 and every read of it failed.
+ */
+async function checkTotal(tx: Db, p: { amount: number; frequency: PledgeFrequency; startDate: string; endDate: string | null }): Promise<void> {
+  const [row] = rowsOf<{ occurrences: unknown }>(await tx.execute(sql`select ${OCCURRENCES} as occurrences
+    from (select ${p.frequency}::text as frequency, ${p.startDate}::date as start_date, ${p.endDate}::date as end_date) pl`));
+  const occurrences = Number(row.occurrences);
+  // Exact up to 2^53, and far above 10^12 beyond it: the comparison is right either way.
+  if (p.amount * occurrences > MAX_AMOUNT) {
+    throw new BadRequestError(
+      `body/amount × occurrences must be at most ${MAX_AMOUNT}: ${p.amount} × ${occurrences} ${p.frequency} occurrences ` +
+        `from ${p.startDate} to ${p.endDate} is ${BigInt(p.amount) * BigInt(occurrences)}`,
+    );
+  }
+}
+
 export function createPledgesService({ db }: { db: Db }) {
   async function load(tx: Db, tenantId: number, id: number, currency?: string): Promise<PledgeItem> {
     const [row] = rowsOf<PledgeRow>(await tx.execute(select(tenantId, sql`pl.id = ${id}`)));
@@ -99,6 +117,7 @@ export function createPledgesService({ db }: { db: Db }) {
         const t = auth.tenantId;
         await assertContact(tx, t, body.contactId);
         await checkLineFunds(tx, t, [{ fundId: body.fundId, amount: body.amount }]);
+        await checkTotal(tx, { amount: body.amount, frequency: body.frequency, startDate: body.startDate, endDate: body.endDate ?? null });
         const [row] = rowsOf<{ id: unknown }>(
           await tx.execute(sql`insert into pledges (tenant_id, contact_id, fund_id, amount, frequency, start_date, end_date, campaign)
             values (${t}, ${body.contactId}, ${body.fundId}, ${body.amount}, ${body.frequency}, ${body.startDate}::date, ${body.endDate ?? null}::date, ${body.campaign ?? null})
@@ -121,6 +140,7 @@ export function createPledgesService({ db }: { db: Db }) {
         };
         checkPeriod(next.frequency, next.startDate, next.endDate);
         if (body.fundId !== undefined && body.fundId !== before.fundId) await checkLineFunds(tx, t, [{ fundId: body.fundId, amount: next.amount }]);
+        await checkTotal(tx, next);
         await tx.execute(sql`update pledges set fund_id = ${next.fundId}, amount = ${next.amount}, frequency = ${next.frequency}, start_date = ${next.startDate}::date,
           end_date = ${next.endDate}::date, campaign = ${next.campaign}, updated_at = now() where tenant_id = ${t} and id = ${id}`);
         const after = await load(tx, t, id, before.currency);

@@ -12,8 +12,10 @@ export const tenantsDocs: ModuleDocs = {
   },
   'PUT /api/tenants/current': {
     summary: 'Update the caller\'s church settings',
-    description: 'Fields sent replace the stored ones; `timeZone` is an IANA zone name, `currency` an ISO 4217 code.',
-    errors: { 400: 'Unknown time zone or currency code, or an invalid field' },
+    description: 'Fields sent replace the stored ones; `timeZone` is an IANA zone name, `currency` an ISO 4217 code. ' +
+      'Amounts are stored as integers of the currency\'s minor unit, so the currency changes only while none is stored ' +
+      '(no gift, pledge or batch control amount): it is never re-read in another currency.',
+    errors: { 400: 'Unknown time zone or currency code, or an invalid field', 409: 'A new currency while gifts, pledges or batch control amounts are recorded (the message gives their counts)' },
     example: { name: 'Grace Chapel', timeZone: 'Africa/Kampala', currency: 'UGX', allowRegistration: false },
   },
 };

@@ -38,7 +38,7 @@ export const tenantsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
 
   app.put('/tenants/current', {
     config: { permission: 'roles:write' },
-    schema: { tags, body: UpdateTenantBody, response: { 200: TenantSettingsSchema, ...errors(400, 401, 403) } },
+    schema: { tags, body: UpdateTenantBody, response: { 200: TenantSettingsSchema, ...errors(400, 401, 403, 409) } },
     handler: (request) => updateCurrentTenant(db, request.auth, request.body),
   });
 };
