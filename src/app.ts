@@ -5,12 +5,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import crypto from 'node:crypto';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
+import type { ReplicaSet } from './db/replicas.js';
 import { logMailer, smtpMailer, type Mailer } from './lib/mailer.js';
 import { accessTokenSigner, authPlugin } from './plugins/auth.js';
 import { contentTypesPlugin } from './plugins/content-types.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
+import { replicaRouting, replicasPlugin } from './plugins/replicas.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { API_DOCS, MODULES } from './modules/index.js';
@@ -31,6 +33,8 @@ export interface AppDeps {
   /** Defaults to SMTP when configured, else the log. Tests pass a MemoryMailer. */
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
+  /** Read replicas: read-only routes run on them (src/plugins/replicas.ts). */
+  replicas?: ReplicaSet;
 }
 
 /** Builds the HTTP application; does no I/O of its own, so tests build one per database. */
@@ -63,11 +67,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (config.nodeEnv !== 'production') await app.register(docsPlugin, { docs: API_DOCS });
 
   let auth!: AuthService;
-  await app.register(authPlugin, { secret: config.jwtSecret, loadPrincipal: (...args) => auth.loadPrincipal(...args) });
+  await app.register(authPlugin, {
+    secret: config.jwtSecret,
+    loadPrincipal: (...args) => auth.loadPrincipal(...args),
+    replicas: deps.replicas && replicaRouting(deps.replicas, db),
+  });
+  if (deps.replicas) await app.register(replicasPlugin, { replicas: deps.replicas });
   await app.register(idempotencyPlugin, { db, secret: config.jwtSecret });
   auth = createAuthService({ db, mailer, publicUrl: config.publicUrl, rateLimit: config.authRateLimit, signAccessToken: accessTokenSigner(app) });
 
-  const options: ModuleOptions = { db, config, mailer, auth };
+  const options: ModuleOptions = { db, config, mailer, auth, replicas: deps.replicas };
   for (const module of MODULES) await app.register(module.routes, { prefix: module.prefix, ...options });
 
   const worker = createWorker({

@@ -13,6 +13,10 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl?: string;
+  /** Hot standbys of DATABASE_URL for read-only routes (DATABASE_REPLICA_URLS, comma-separated). */
+  replicaUrls: string[];
+  /** A replica further behind than this leaves the rotation (DATABASE_REPLICA_MAX_LAG, seconds). */
+  replicaMaxLagMs: number;
   dataDir: string;
   jwtSecret: string;
   publicUrl: string;
@@ -39,10 +43,17 @@ export function loadConfig(env: Env = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
   }
+  const replicaUrls = (env.DATABASE_REPLICA_URLS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (replicaUrls.length && !databaseUrl) throw new ConfigError('DATABASE_REPLICA_URLS needs DATABASE_URL (replicas are standbys of a PostgreSQL primary)');
+  if (replicaUrls.some((url) => !/^postgres(ql)?:\/\//.test(url))) {
+    throw new ConfigError('DATABASE_REPLICA_URLS must be postgres:// or postgresql:// connection strings, comma-separated');
+  }
   return {
     port,
     host,
     databaseUrl,
+    replicaUrls,
+    replicaMaxLagMs: int(env, 'DATABASE_REPLICA_MAX_LAG', 5, 1, 3600) * 1000,
     dataDir,
     jwtSecret: jwtSecret(env.JWT_SECRET, nodeEnv, dataDir),
     publicUrl: publicUrl(env.PUBLIC_URL || `http://${host}:${port}`),

@@ -11,7 +11,7 @@ export async function serve(config: Config): Promise<void> {
   const appDb = await openDb(config);
   await migrate(appDb);
   await syncSystemRoles(appDb.db);
-  const app = await buildApp({ config, db: appDb.db });
+  const app = await buildApp({ config, db: appDb.db, replicas: appDb.replicas });
 
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

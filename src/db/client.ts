@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { createReplicaSet, type ReplicaSet } from './replicas.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -16,6 +17,8 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface AppDb {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** The read replicas (DATABASE_REPLICA_URLS), when configured. */
+  replicas?: ReplicaSet;
   close(): Promise<void>;
 }
 
@@ -26,6 +29,9 @@ export interface DbConfig {
   memory?: boolean;
   loadDataDir?: Blob;
   poolSize?: number;
+  /** Hot standbys of databaseUrl (see src/db/replicas.ts). */
+  replicaUrls?: string[];
+  replicaMaxLagMs?: number;
 }
 
 export async function openDb(config: DbConfig): Promise<AppDb> {
@@ -34,7 +40,18 @@ export async function openDb(config: DbConfig): Promise<AppDb> {
     // An idle client's error (server restart) must not crash the process; the next query reconnects.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Db;
-    return { db, kind: 'postgres', close: () => pool.end() };
+    const replicas = config.replicaUrls?.length
+      ? createReplicaSet({ primary: pool, urls: config.replicaUrls, maxLagMs: config.replicaMaxLagMs ?? 5000, poolSize: config.poolSize })
+      : undefined;
+    return {
+      db,
+      kind: 'postgres',
+      replicas,
+      close: async () => {
+        await replicas?.close();
+        await pool.end();
+      },
+    };
   }
   const lock = config.memory ? undefined : lockDataDir(config.dataDir);
   try {
@@ -131,7 +148,7 @@ export type TenantRef = number | { readonly tenantId: number };
  */
 export async function withTenant<T>(db: Db, tenant: TenantRef, fn: (tx: Db) => Promise<T>): Promise<T> {
   const early = typeof tenant === 'object' ? takeAhead(tenant) : undefined;
-  if (early) return runAndCommit(early, fn);
+  if (early) return runAndCommit(early, fn, typeof tenant === 'object' ? tenant.tenantId : tenant);
   const tenantId = typeof tenant === 'number' ? tenant : tenant.tenantId;
   const client = (db as unknown as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) return runAndCommit(await beginOnPool(client, checkedInteger(tenantId)), fn);
@@ -147,6 +164,8 @@ interface PoolTransaction {
   tx: Db;
   /** Begun READ ONLY (see AheadOptions.readOnly): its COMMIT is not waited for. */
   readOnly?: boolean;
+  /** On a replica: where the work runs again if the replica fails it (see beginReplicaAhead). */
+  retry?: (err: unknown) => Db | undefined;
 }
 
 /** A Drizzle handle per pooled connection, made once: building one walks the whole schema. */
@@ -241,7 +260,7 @@ async function beginOnPool(
   }
 }
 
-async function runAndCommit<T>(begun: PoolTransaction, fn: (tx: Db) => Promise<T>): Promise<T> {
+async function runAndCommit<T>(begun: PoolTransaction, fn: (tx: Db) => Promise<T>, tenantId?: number): Promise<T> {
   let result: T;
   try {
     result = await fn(begun.tx);
@@ -254,6 +273,10 @@ async function runAndCommit<T>(begun: PoolTransaction, fn: (tx: Db) => Promise<T
     await begun.client.query('COMMIT');
   } catch (err) {
     await rollbackAndRelease(begun);
+    // A replica that stopped, restarted or cancelled the read (a recovery conflict): the same read
+    // on the primary, which is always right. An error of the request itself (a 404) is not retried.
+    const primary = begun.retry?.(err);
+    if (primary && tenantId !== undefined) return withTenant(primary, tenantId, fn);
     throw err;
   }
   begun.client.release();
@@ -327,6 +350,23 @@ export async function beginTenantAhead(db: Db, tenantId: number, leading: Leadin
       if (!owned) void rollbackAndRelease(begun);
     },
   };
+}
+
+/**
+ * Begins a READ ONLY tenant transaction on a replica's pool for `owner` (a request's principal,
+ * checked on the primary): its first withTenant runs there. If the replica fails that work with
+ * anything but an error of the request itself (statusCode < 500), `onFailure` is told and the work
+ * runs again on `primary`. Throws when the replica cannot begin (the caller then reads on the primary).
+ */
+export async function beginReplicaAhead(replica: pg.Pool, primary: Db, tenantId: number, owner: object, onFailure: (err: unknown) => void): Promise<void> {
+  const begun = await beginOnPool(replica, checkedInteger(tenantId), undefined, { readOnly: true });
+  begun.retry = (err) => {
+    const status = (err as { statusCode?: unknown })?.statusCode;
+    if (typeof status === 'number' && status < 500) return undefined;
+    onFailure(err);
+    return primary;
+  };
+  ahead.set(owner, begun);
 }
 
 /** Ends the owner's transaction begun ahead if nothing used it (safe to call any number of times). */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
+import type { ReplicaSet } from '../db/replicas.js';
 import type { ChangeSubscriber } from '../changes/subscribers.js';
 import type { JobHandler, Schedule } from '../jobs/queue.js';
 import type { Mailer } from '../lib/mailer.js';
@@ -13,6 +14,8 @@ export interface ModuleOptions {
   config: Config;
   mailer: Mailer;
   auth: AuthService;
+  /** Read replicas, when configured (the health route reports them). */
+  replicas?: ReplicaSet;
 }
 
 export const MB = 1024 * 1024;

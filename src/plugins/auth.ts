@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import type { Permission } from '../lib/permissions.js';
 import { releaseAhead, type LeadingStatement } from '../db/client.js';
+import type { ReplicaRouting } from './replicas.js';
 
 /** Who is calling: set on every non-public request by the onRequest hook below. */
 export interface Principal {
@@ -78,6 +79,8 @@ export interface AuthPluginOptions {
    * principal: see beginTenantAhead in src/db/client.ts).
    */
   loadPrincipal(tenantId: number, userId: number, sessionId: string, options: { beginTransaction: boolean; readOnly?: boolean; readAhead?: LeadingStatement }): Promise<Principal | undefined>;
+  /** With read replicas: a read-only route's principal is checked on the primary and its work runs on a replica. */
+  replicas?: ReplicaRouting;
 }
 
 /**
@@ -138,10 +141,11 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
     // A bodyless read's handler follows at once, so its principal check begins its transaction too
     // (one round trip fewer). Not for requests with a body: a slow upload would hold a connection.
     const bodyless = BODYLESS.has(request.method);
+    const replica = bodyless && access?.readOnly ? opts.replicas?.pick(request) : undefined;
     const principal = await opts.loadPrincipal(claims.tid, userId, claims.sid, {
-      beginTransaction: bodyless,
+      beginTransaction: bodyless && !replica,
       readOnly: bodyless && access?.readOnly,
-      readAhead: bodyless ? access?.readAhead : undefined,
+      readAhead: bodyless && !replica ? access?.readAhead : undefined,
     });
     if (!principal) throw new UnauthorizedError('Invalid or expired token');
     request.auth = principal;
@@ -149,6 +153,7 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: AuthPluginOption
       releaseAhead(principal);
       throw new ForbiddenError(`Missing permission ${access.permission}`);
     }
+    if (replica) await opts.replicas!.begin(replica, principal);
   });
 
   // A transaction begun for the request that its handler did not use ends with the request.
