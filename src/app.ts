@@ -12,6 +12,7 @@ import { contentTypesPlugin } from './plugins/content-types.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { idempotencyPlugin } from './plugins/idempotency.js';
+import { queryParamsPlugin } from './plugins/query-params.js';
 import { replicaRouting, replicasPlugin } from './plugins/replicas.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
@@ -57,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   await app.register(contentTypesPlugin);
+  await app.register(queryParamsPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(cors, { origin: config.corsOrigins });
   await app.register(rateLimit, {

@@ -9,7 +9,7 @@ import type { ModuleDocs, OperationDoc } from './operation-docs.js';
 
 /** What every error status means when a route does not say more. */
 const STANDARD_ERRORS: Record<number, string> = {
-  400: 'Invalid input: the message names the field and the rule',
+  400: 'Invalid input: the message names the field and the rule (a query parameter the operation does not declare is one)',
   401: 'Missing, invalid or expired access token',
   403: 'The caller lacks the permission',
   404: 'Not found, or not visible to the caller (another tenant\'s record is always 404)',
@@ -47,7 +47,8 @@ export function accessNote(access: RouteAccess | undefined): string {
  * Merges an operation's doc into its route schema: summary, a description that opens with the
  * permission note, visibility and notable errors, a body example, and every error response the route
  * can give (the ones it declares, its notable ones, and those every route of its kind gives: 401 for
- * non-public routes, 403 with a permission, 400 with input, 413 and 415 with a body).
+ * non-public routes, 403 with a permission, 400 on every route (its input, or a query parameter it
+ * does not declare), 413 and 415 with a body).
  */
 export function documentRoute(route: RouteOptions, doc: OperationDoc | undefined): void {
   const method = String(route.method);
@@ -57,7 +58,8 @@ export function documentRoute(route: RouteOptions, doc: OperationDoc | undefined
   const codes = new Set<number>(Object.keys(schema.response ?? {}).filter((c) => /^[45]\d\d$/.test(c)).map(Number));
   if (!access?.public) codes.add(401);
   if (access?.permission) codes.add(403);
-  if (schema.params || schema.querystring || schema.body) codes.add(400);
+  // Every route refuses a query parameter it does not declare (plugins/query-params.ts), input or not.
+  codes.add(400);
   if (schema.body && BODY_METHODS.has(method)) codes.add(413).add(415);
   for (const code of Object.keys(doc?.errors ?? {})) codes.add(Number(code));
 
@@ -87,6 +89,7 @@ function errorReason(code: number, access: RouteAccess | undefined, schema: Rout
   const reason = doc?.errors?.[code];
   if (reason) return reason;
   if (code === 403 && access?.permission) return `The caller lacks the permission \`${access.permission}\``;
+  if (code === 400 && !schema.params && !schema.querystring && !schema.body) return 'The operation takes no query parameters: one sent is refused, named in the message';
   if (code === 415) return `Unsupported content type: send ${Object.keys(schema.body?.content ?? { 'application/json': 0 }).join(' or ')}`;
   return STANDARD_ERRORS[code] ?? 'Error';
 }
@@ -146,7 +149,8 @@ export const docsPlugin = fp(async (app: FastifyInstance, { docs }: { docs: Modu
         title: 'Parish API',
         version: '0.1.0',
         description: 'Multi-tenant church management service. Every operation states the permission it needs; ' +
-          'errors are `{statusCode, message, error}`; lists are `{data, total, page, limit}`.',
+          'errors are `{statusCode, message, error}`; lists are `{data, total, page, limit}`; ' +
+          'a query parameter an operation does not declare is 400 naming it (a wrong guess is an error, not a wrong answer).',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
