@@ -11,9 +11,43 @@ const coercingCompiler = buildCompiler({}, { customOptions: { ...AJV_OPTIONS, co
 /** JSON bodies carry real types: 42 for a string or ["x"] for a string is a 400, not coerced. */
 const strictCompiler = buildCompiler({}, { customOptions: { ...AJV_OPTIONS, coerceTypes: false } });
 
+type RouteSchema = { schema: { properties?: Record<string, { type?: unknown; items?: { type?: unknown } }> }; httpPart?: string };
+
+/** Digits only, with an optional minus: what a path or query integer may look like as text. */
+const DECIMAL = /^-?[0-9]+$/;
+
+/**
+ * Path and query integers (ids above all) are decimal digits. Ajv coerces with Number(), which also
+ * reads 0x10, 0b11, 1e1, +16, 16.0 and " 16" (%2016) as 16: each such text is a 400 here, before coercion.
+ */
+function compileCoercing(route: RouteSchema) {
+  const validate = coercingCompiler(route as never) as ((data: unknown) => unknown) & { errors?: unknown };
+  const props = route.schema?.properties ?? {};
+  const integers = Object.keys(props).filter((k) => props[k].type === 'integer' || (props[k].type === 'array' && props[k].items?.type === 'integer'));
+  if (integers.length === 0) return validate;
+  const checked = (data: unknown) => {
+    const values = (data ?? {}) as Record<string, unknown>;
+    for (const key of integers) {
+      const value = values[key];
+      for (const text of Array.isArray(value) ? value : [value]) {
+        if (typeof text === 'string' && !DECIMAL.test(text)) {
+          const issue = { keyword: 'type', instancePath: `/${key}`, message: 'must be a decimal integer (digits only)', params: {} };
+          return { error: Object.assign(new Error(`${route.httpPart}/${key} must be a decimal integer`), { validation: [issue], validationContext: route.httpPart }) };
+        }
+      }
+    }
+    const valid = validate(data);
+    // Fastify reads a failed validation's errors from the function it called.
+    checked.errors = validate.errors;
+    return valid;
+  };
+  checked.errors = undefined as unknown;
+  return checked;
+}
+
 /** The one error handler, the 404 handler, and a JSON parser that trims strings and refuses NUL. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
-  app.setValidatorCompiler((route) => (route.httpPart === 'body' ? strictCompiler : coercingCompiler)(route as never));
+  app.setValidatorCompiler((route) => (route.httpPart === 'body' ? strictCompiler(route as never) : compileCoercing(route as never)) as never);
 
   app.setErrorHandler((err, request, reply) => {
     const body = toHttpError(err);
