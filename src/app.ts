@@ -11,7 +11,7 @@ import { accessTokenSigner, authPlugin } from './plugins/auth.js';
 import { contentTypesPlugin } from './plugins/content-types.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
-import { idempotencyPlugin } from './plugins/idempotency.js';
+import { idempotencyPlugin, idempotencySecret } from './plugins/idempotency.js';
 import { queryParamsPlugin } from './plugins/query-params.js';
 import { replicaRouting, replicasPlugin } from './plugins/replicas.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -75,7 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     replicas: deps.replicas && replicaRouting(deps.replicas, db),
   });
   if (deps.replicas) await app.register(replicasPlugin, { replicas: deps.replicas });
-  await app.register(idempotencyPlugin, { db, secret: config.jwtSecret });
+  await app.register(idempotencyPlugin, { db, secret: idempotencySecret(config) });
   auth = createAuthService({ db, mailer, publicUrl: config.publicUrl, rateLimit: config.authRateLimit, signAccessToken: accessTokenSigner(app) });
 
   const options: ModuleOptions = { db, config, mailer, auth, replicas: deps.replicas };

@@ -150,7 +150,11 @@ export const docsPlugin = fp(async (app: FastifyInstance, { docs }: { docs: Modu
         version: '0.1.0',
         description: 'Multi-tenant church management service. Every operation states the permission it needs; ' +
           'errors are `{statusCode, message, error}`; lists are `{data, total, page, limit}`; ' +
-          'a query parameter an operation does not declare is 400 naming it (a wrong guess is an error, not a wrong answer).',
+          'a query parameter an operation does not declare is 400 naming it (a wrong guess is an error, not a wrong answer). ' +
+          'Every POST that creates something takes an `Idempotency-Key` header (1–255 printable characters, per user): the same key and body ' +
+          'within 24 hours replays the first answer (`Idempotent-Replayed: true`) without doing the work again; another body is 422; while the ' +
+          'first still runs, 409. A stored answer is withdrawn when what it shows is gone (the thing it created was deleted through ' +
+          '`DELETE …/:id`, or a person it shows was erased): the replay then answers 410 and the request is not run again.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],

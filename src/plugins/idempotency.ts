@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
 import { withTenant, type Db } from '../db/client.js';
 import { AppError, BadRequestError, ConflictError } from '../lib/errors.js';
 import { seal, unseal } from '../lib/sealed.js';
@@ -22,12 +23,22 @@ import { seal, unseal } from '../lib/sealed.js';
  * Public routes (self-registration) have no user to scope keys by: there the header is ignored.
  * The response is stored just after the write's own transaction commits: a process dying in
  * between leaves an abandoned claim, and a retry after 60 s runs the request again.
+ *
+ * A stored response is withdrawn when what it shows is gone: a replay then answers 410 with the
+ * reason, and the request is not run again (the key stays taken for its 24 hours, so a retry of a
+ * create whose thing was deleted never makes it anew behind the user's back):
+ * - its thing was deleted: a stored 201 remembers its route and the `id` of its body, and a
+ *   successful `DELETE <that route>/:id` withdraws it (a deleted webhook's secret is never handed
+ *   back, nor any deleted record);
+ * - a person was erased: every stored response of the tenant that holds one of their values
+ *   (withdrawResponsesMatching, called by the erase in its transaction).
  */
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 export const KEY_TTL_HOURS = 24;
 export const ABANDONED_AFTER_SECONDS = 60;
+export const WITHDRAWN_STATUS = 410;
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
 
 interface Claim {
@@ -46,6 +57,9 @@ export interface IdempotencyOptions {
 
 const PURPOSE = 'idempotent-response';
 
+/** The secret stored responses are sealed with (the app's JWT secret, under their own purpose). */
+export const idempotencySecret = (config: Pick<Config, 'jwtSecret'>): string => config.jwtSecret;
+
 type Hook = (request: FastifyRequest, reply: FastifyReply, ...rest: never[]) => unknown;
 const asArray = (hooks: unknown): Hook[] => (hooks === undefined ? [] : Array.isArray(hooks) ? (hooks as Hook[]) : [hooks as Hook]);
 
@@ -54,6 +68,45 @@ export function isIdempotentRoute(route: Pick<RouteOptions, 'method' | 'schema'>
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   const codes = Object.keys((route.schema?.response as Record<string, unknown> | undefined) ?? {});
   return methods.includes('POST') && codes.some((c) => c === '201' || c === '202');
+}
+
+/** The collection a `DELETE …/:id` route deletes from: the URL its creates were stored under. */
+function deletedCollection(route: Pick<RouteOptions, 'method' | 'url'>): string | undefined {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return methods.includes('DELETE') && route.url.endsWith('/:id') ? route.url.slice(0, -'/:id'.length) : undefined;
+}
+
+/** The `id` of a created thing's JSON body, if it has one. */
+function createdId(statusCode: number, body: string, type: unknown): number | null {
+  if (statusCode !== 201 || !String(type ?? '').includes('json')) return null;
+  try {
+    const id = (JSON.parse(body) as { id?: unknown } | null)?.id;
+    return Number.isSafeInteger(id) ? (id as number) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The stored responses of what `route` created with this id are withdrawn (its thing was deleted). */
+export async function withdrawCreated(tx: Db, tenantId: number, route: string, resourceId: number, reason: string): Promise<void> {
+  await tx.execute(sql`update idempotency_keys set response_body = null, response_type = null, withdrawn = ${reason}
+    where tenant_id = ${tenantId} and route = ${route} and resource_id = ${resourceId} and withdrawn is null`);
+}
+
+/**
+ * Withdraws every stored response of the tenant whose body `matches` (an erased person's values).
+ * Bodies are sealed, so the tenant's stored responses (24 hours' worth) are opened here, one read,
+ * and the matching ones withdrawn in one statement. Returns how many.
+ */
+export async function withdrawResponsesMatching(tx: Db, tenantId: number, secret: string, matches: (body: string) => boolean, reason: string): Promise<number> {
+  const rows = (await tx.execute(sql`select user_id, key, response_body from idempotency_keys
+    where tenant_id = ${tenantId} and response_body is not null for update`)) as unknown as { rows: { user_id: string | number; key: string; response_body: string }[] };
+  const hits = rows.rows.filter((r) => matches(unseal(r.response_body, secret, PURPOSE))).map((r) => ({ userId: Number(r.user_id), key: r.key }));
+  if (hits.length === 0) return 0;
+  await tx.execute(sql`update idempotency_keys k set response_body = null, response_type = null, withdrawn = ${reason}
+    from jsonb_to_recordset(${JSON.stringify(hits)}::jsonb) as h("userId" bigint, key text)
+    where k.tenant_id = ${tenantId} and k.user_id = h."userId" and k.key = h.key`);
+  return hits.length;
 }
 
 function requestHash(request: FastifyRequest): string {
@@ -79,15 +132,16 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, { db, secret }:
         returning 1 as claimed`);
       if ((claimed as unknown as { rows: unknown[] }).rows.length > 0) return undefined;
       const found = await tx.execute(sql`
-        select request_hash, status_code, response_body, response_type from idempotency_keys
+        select request_hash, status_code, response_body, response_type, withdrawn from idempotency_keys
         where tenant_id = ${tenantId} and user_id = ${userId} and key = ${raw}`);
-      return (found as unknown as { rows: { request_hash: string; status_code: number | null; response_body: string | null; response_type: string | null }[] }).rows[0];
+      return (found as unknown as { rows: { request_hash: string; status_code: number | null; response_body: string | null; response_type: string | null; withdrawn: string | null }[] }).rows[0];
     });
     if (!outcome) {
       claims.set(request, { tenantId, userId, key: raw });
       return;
     }
     if (outcome.request_hash !== hash) throw new AppError(422, 'Idempotency-Key reused with a different request');
+    if (outcome.withdrawn !== null) throw new AppError(WITHDRAWN_STATUS, `The response stored for this Idempotency-Key was withdrawn: ${outcome.withdrawn}; the request was not run again`);
     if (outcome.status_code === null) throw new ConflictError('A request with this Idempotency-Key is still in progress');
     reply.status(outcome.status_code).header(REPLAYED_HEADER, 'true');
     if (outcome.response_type) reply.type(outcome.response_type);
@@ -108,7 +162,7 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, { db, secret }:
         } else {
           const type = reply.getHeader('content-type');
           await tx.execute(sql`update idempotency_keys set status_code = ${reply.statusCode}, response_body = ${body ? seal(body, secret, PURPOSE) : null},
-              response_type = ${type === undefined ? null : String(type)}
+              response_type = ${type === undefined ? null : String(type)}, route = ${request.routeOptions.url ?? null}, resource_id = ${createdId(reply.statusCode, body, type)}
             where tenant_id = ${tenantId} and user_id = ${userId} and key = ${key}`);
         }
       });
@@ -119,7 +173,22 @@ export const idempotencyPlugin = fp(async (app: FastifyInstance, { db, secret }:
     return payload;
   }
 
+  /** After a successful DELETE …/:id (its transaction committed), before the answer goes out. */
+  async function onDeleted(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+    const collection = deletedCollection({ method: request.method as RouteOptions['method'], url: request.routeOptions.url ?? '' });
+    const id = Number((request.params as { id?: unknown }).id);
+    if (!request.auth || !collection || reply.statusCode >= 300 || !Number.isSafeInteger(id)) return payload;
+    const { tenantId } = request.auth;
+    try {
+      await withTenant(db, tenantId, (tx) => withdrawCreated(tx, tenantId, collection, id, `${collection}/${id} was deleted`));
+    } catch (err) {
+      request.log.error({ err }, 'could not withdraw the stored responses of a deleted thing');
+    }
+    return payload;
+  }
+
   app.addHook('onRoute', (route) => {
+    if (deletedCollection(route)) route.onSend = [...asArray(route.onSend), onDeleted] as RouteOptions['onSend'];
     if (!isIdempotentRoute(route)) return;
     route.preHandler = [...asArray(route.preHandler), preHandler] as RouteOptions['preHandler'];
     route.onSend = [...asArray(route.onSend), onSend] as RouteOptions['onSend'];

@@ -211,7 +211,8 @@ export const attendanceRecords = pgTable(
     eventId: refId('event_id'),
     groupId: refId('group_id'),
     date: date('date', { mode: 'string' }),
-    contactId: refId('contact_id').notNull(),
+    /** Null once the person was erased: the record stays as a count (modules-contract §7). */
+    contactId: refId('contact_id'),
     kind: text('kind', { enum: RECORD_KINDS }).notNull().default('Regular'),
     isFirstTime: boolean('is_first_time').notNull().default(false),
     attendedAt: timestamp('attended_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -107,11 +107,17 @@ export const idempotencyKeys = pgTable(
     statusCode: integer('status_code'),
     responseBody: text('response_body'),
     responseType: text('response_type'),
+    /** The route of a stored 201 and the `id` of its body: deleting that thing withdraws the response. */
+    route: text('route'),
+    resourceId: bigint('resource_id', { mode: 'number' }),
+    /** Why the stored response was withdrawn (its thing deleted, its person erased): a replay answers 410 with it. */
+    withdrawn: text('withdrawn'),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.userId, t.key] }),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
     index('idempotency_keys_created_idx').on(t.createdAt),
+    index('idempotency_keys_resource_idx').on(t.tenantId, t.route, t.resourceId).where(sql`${t.resourceId} is not null`),
   ],
 );

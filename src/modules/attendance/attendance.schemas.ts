@@ -89,7 +89,8 @@ export const RecordSchema = Type.Object({
   group: Nullable(Ref),
   service: Nullable(Ref),
   event: Nullable(Ref),
-  contact: ContactRef,
+  /** null once the person was erased: the record stays as a count. */
+  contact: Nullable(ContactRef),
   kind: Kind,
   isFirstTime: Type.Boolean(),
   checkedInAt: Nullable(Instant),

@@ -101,7 +101,7 @@ function toRecordItem(r: RecordRaw): RecordItem {
     group: ref(r.group_id, r.group_name),
     service: ref(r.service_id, r.service_name),
     event: ref(r.event_id, r.event_name),
-    contact: { id: Number(r.contact_id), firstName: String(r.first_name), lastName: String(r.last_name) },
+    contact: r.contact_id === null ? null : { id: Number(r.contact_id), firstName: String(r.first_name), lastName: String(r.last_name) },
     kind: r.kind as RecordKind,
     isFirstTime: Boolean(r.is_first_time),
     checkedInAt: r.checked_in_at === null || r.checked_in_at === undefined ? null : new Date(Number(r.checked_in_at)).toISOString(),

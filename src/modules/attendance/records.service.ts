@@ -86,7 +86,7 @@ export async function recordRemoval(tx: Db, actor: Actor, r: RecordItem): Promis
   await recordChanges(tx, actor, [{
     type: 'attendance.deleted', entityId: r.id,
     data: {
-      contactId: r.contact.id, sessionId: r.sessionId, groupId: r.group?.id ?? null, groupName: r.group?.name ?? null,
+      contactId: r.contact?.id ?? null, sessionId: r.sessionId, groupId: r.group?.id ?? null, groupName: r.group?.name ?? null,
       serviceId: r.service?.id ?? null, serviceName: r.service?.name ?? null, eventId: r.event?.id ?? null, eventName: r.event?.name ?? null,
       kind: r.kind, date: r.date, isFirstTime: r.isFirstTime,
     },

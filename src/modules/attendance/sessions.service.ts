@@ -160,7 +160,7 @@ export function createSessionsService(db: Db) {
         }
         await recordPresence(tx, auth, refOf(session), [contactId], 'Guest');
         const record = (await records.recordOf(tx, auth.tenantId, id, contactId))!;
-        return { contact: { ...record.contact, isNew }, record };
+        return { contact: { ...record.contact!, isNew }, record };
       }),
 
     setHeadcounts: (auth: Principal, id: number, body: HeadcountsBody) =>

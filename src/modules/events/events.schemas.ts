@@ -34,8 +34,8 @@ export type RegistrationItem = Static<typeof RegistrationSchema>;
 export const AttendanceSchema = Type.Object({
   id: Type.Integer(),
   eventId: Type.Integer(),
-  contactId: Type.Integer(),
-  contact: ContactRef,
+  contactId: Nullable(Type.Integer({ description: 'null once the person was erased: the record stays as a count' })),
+  contact: Nullable(ContactRef),
   attendedAt: Instant,
 });
 export type AttendanceItem = Static<typeof AttendanceSchema>;

@@ -9,7 +9,7 @@ type Raw = {
   kind: 'r' | 'a';
   id: string | number;
   event_id: string | number;
-  contact_id: string | number;
+  contact_id: string | number | null;
   at: string | number;
   first_name: string;
   last_name: string;
@@ -49,9 +49,10 @@ export async function eventRosters(tx: Db, tenantId: number, eventId: number) {
     const ms = Number(r.at);
     let iso = isoCache.get(ms);
     if (iso === undefined) isoCache.set(ms, (iso = new Date(ms).toISOString()));
-    const contactId = Number(r.contact_id);
-    const base = { id: Number(r.id), eventId: Number(r.event_id), contactId, contact: { id: contactId, firstName: r.first_name, lastName: r.last_name } };
-    if (r.kind === 'r') registrations.push({ ...base, createdAt: iso });
+    // An attendance record of an erased person has no contact (a registration always has one).
+    const contactId = r.contact_id === null ? null : Number(r.contact_id);
+    const base = { id: Number(r.id), eventId: Number(r.event_id), contactId, contact: contactId === null ? null : { id: contactId, firstName: r.first_name, lastName: r.last_name } };
+    if (r.kind === 'r') registrations.push({ ...base, contactId: contactId!, contact: base.contact!, createdAt: iso });
     else attendance.push({ ...base, attendedAt: iso });
   }
   return {

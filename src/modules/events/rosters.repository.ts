@@ -17,10 +17,10 @@ const TABLES = {
 
 export type RosterKind = keyof typeof TABLES;
 
-/** A roster row: `at` is the record's instant in epoch milliseconds. */
+/** A roster row: `at` is the record's instant in epoch milliseconds; an attendance record of an erased person has no contact. */
 export interface RosterRow {
   id: number;
-  contactId: number;
+  contactId: number | null;
   at: number;
 }
 
@@ -37,7 +37,7 @@ export async function pageRoster(tx: Db, kind: RosterKind, tenantId: number, eve
     .limit(page.limit)
     .offset(page.offset);
   const [{ total }] = await tx.select({ total: count() }).from(t).where(where);
-  const items = rows.map(({ firstName, lastName, ...row }) => ({ row, contact: { id: row.contactId, firstName, lastName } satisfies ContactRef }));
+  const items = rows.map(({ firstName, lastName, ...row }) => ({ row, contact: row.contactId === null ? null : ({ id: row.contactId, firstName, lastName } satisfies ContactRef) }));
   return { items, total: Number(total) };
 }
 
@@ -56,7 +56,7 @@ export async function insertRoster(tx: Db, kind: 'registrations', tenantId: numb
 }
 
 /** Deletes one row of the event's roster; returns it (id, contact), or undefined when there is none. */
-export async function deleteRosterRow(tx: Db, kind: RosterKind, tenantId: number, eventId: number, id: number): Promise<{ id: number; contactId: number } | undefined> {
+export async function deleteRosterRow(tx: Db, kind: RosterKind, tenantId: number, eventId: number, id: number): Promise<{ id: number; contactId: number | null } | undefined> {
   const { table: t } = TABLES[kind];
   const [row] = await tx.delete(t).where(and(eq(t.tenantId, tenantId), eq(t.eventId, eventId), eq(t.id, id))).returning({ id: t.id, contactId: t.contactId });
   return row;

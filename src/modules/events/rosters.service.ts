@@ -20,20 +20,21 @@ interface RosterStore<T> {
   kind: rosters.RosterKind;
   entity: string;
   skipReason: string;
-  toItem(row: rosters.RosterRow, eventId: number, contact: ContactRef): T;
+  toItem(row: rosters.RosterRow, eventId: number, contact: ContactRef | null): T;
   /** Inserts the contacts not there yet and records the changes; returns the inserted rows. */
   insert(tx: Db, auth: Principal, access: EventAccess, contactIds: readonly number[]): Promise<rosters.RosterRow[]>;
   /** Removes the event's row `id` and records its change; false when the event has no such row. */
   remove(tx: Db, auth: Principal, access: EventAccess, id: number): Promise<boolean>;
 }
 
-const eventData = (access: EventAccess, contactId: number) => ({ contactId, eventId: access.event.id, groupId: access.event.groupId });
+const eventData = (access: EventAccess, contactId: number | null) => ({ contactId, eventId: access.event.id, groupId: access.event.groupId });
 
 const registrationStore: RosterStore<RegistrationItem> = {
   kind: 'registrations',
   entity: 'Registration',
   skipReason: 'already registered',
-  toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId, contact, createdAt: isoOf(r.at) }),
+  // A registration always has its contact (event_registrations.contact_id is NOT NULL).
+  toItem: (r, eventId, contact) => ({ id: r.id, eventId, contactId: r.contactId!, contact: contact!, createdAt: isoOf(r.at) }),
   insert: async (tx, auth, access, contactIds) => {
     const rows = await rosters.insertRoster(tx, 'registrations', auth.tenantId, access.event.id, contactIds);
     await recordChanges(tx, auth, rows.map((r) => ({ type: 'registration.created' as const, entityId: r.id, data: eventData(access, r.contactId) })));
@@ -95,7 +96,7 @@ function rosterService<T>(db: Db, store: RosterStore<T>) {
         const contacts = await requireContacts(tx, auth.tenantId, contactIds);
         const rows = await store.insert(tx, auth, access, contactIds);
         const inserted = new Set(rows.map((r) => r.contactId));
-        const created = rows.map((r) => store.toItem(r, eventId, contacts.get(r.contactId)!));
+        const created = rows.map((r) => store.toItem(r, eventId, contacts.get(r.contactId!)!));
         const skipped: Skipped[] = contactIds.filter((id) => !inserted.has(id)).map((contactId) => ({ contactId, reason: store.skipReason }));
         return { created, skipped };
       }),

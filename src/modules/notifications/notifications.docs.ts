@@ -43,6 +43,8 @@ export const notificationsDocs: ModuleDocs = {
   'POST /api/notifications/webhooks': {
     summary: 'Register a webhook',
     visibility: VISIBILITY.tenant,
+    description: 'The secret is shown in this answer only. A replay of its `Idempotency-Key` (24 hours) answers it again while the webhook exists; ' +
+      'once the webhook is deleted the replay answers 410 (the stored answer withdrawn, its id and secret never handed back) and no webhook is created.',
     errors: { 400: 'A URL that is not https, carries credentials or resolves to a private address; an unknown event type' },
     example: { url: 'https://hooks.example.org/parish', events: ['contact.created', 'contribution.created'], description: 'CRM sync' },
   },
@@ -53,7 +55,12 @@ export const notificationsDocs: ModuleDocs = {
     errors: { 400: 'A URL or event type as for create', 404: 'No webhook with this id in the tenant' },
     example: { isActive: false },
   },
-  'DELETE /api/notifications/webhooks/:id': { summary: 'Delete a webhook', visibility: VISIBILITY.tenant, errors: { 404: 'No webhook with this id in the tenant' } },
+  'DELETE /api/notifications/webhooks/:id': {
+    summary: 'Delete a webhook',
+    description: 'The stored answer of its create is withdrawn: replaying that `Idempotency-Key` answers 410, never the id and secret.',
+    visibility: VISIBILITY.tenant,
+    errors: { 404: 'No webhook with this id in the tenant' },
+  },
   'POST /api/notifications/webhooks/:id/rotate-secret': { summary: 'Rotate a webhook\'s signing secret', visibility: VISIBILITY.tenant, errors: { 404: 'No webhook with this id in the tenant' } },
   'POST /api/notifications/webhooks/:id/test': { summary: 'Send a test delivery', visibility: VISIBILITY.tenant, errors: { 404: 'No webhook with this id in the tenant' } },
   'GET /api/notifications/webhooks/:id/deliveries': { summary: 'A webhook\'s deliveries', visibility: VISIBILITY.tenant, errors: { 404: 'No webhook with this id in the tenant' } },

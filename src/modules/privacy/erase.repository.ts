@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { FieldChanges } from '../../changes/recorder.js';
-import { scrubData, scrubFieldChanges } from './audit-scrub.js';
+import { ERASED_VALUE, scrubData, scrubFieldChanges } from './audit-scrub.js';
 import { detachDependents, ident, rowsOf, type ContactLink } from './contact-links.js';
 
 /** Deleted outright on erase: the person's own data (contract: emails … requests; memberships detached = removed). */
@@ -9,6 +9,8 @@ export const ERASE_DELETES = [
   'contact_emails.contact_id', 'contact_phones.contact_id', 'contact_addresses.contact_id', 'contact_occasions.contact_id',
   'contact_identifications.contact_id', 'contact_relationships.contact_id', 'contact_relationships.related_contact_id',
   'contact_requests.contact_id', 'group_memberships.contact_id', 'group_membership_requests.contact_id',
+  // Derived from the person: the absence alerts already sent about them.
+  'attendance_absence_alerts.contact_id',
 ];
 
 /**
@@ -17,7 +19,12 @@ export const ERASE_DELETES = [
  */
 const PERSONAL_COLUMNS: Record<string, Record<string, string>> = {
   contributions: { payer_name: 'NULL', payer_email: 'NULL', payer_phone: 'NULL' },
-  message_deliveries: { email: `'[erased]'` },
+  // A delivery still queued to the person is not sent (to no address): it fails with the reason.
+  message_deliveries: {
+    email: `'[erased]'`,
+    status: `CASE WHEN status = 'Queued' THEN 'Failed' ELSE status END`,
+    error: `CASE WHEN status = 'Queued' THEN 'Contact erased' ELSE error END`,
+  },
 };
 
 /** Handled by name, not by the generic rule: the profile rows (anonymised) and the user account (disabled). */
@@ -83,6 +90,8 @@ export async function eraseContactData(tx: Db, tenantId: number, contactId: numb
       date_of_birth = NULL, occupation = NULL WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}`);
   await tx.execute(sql`UPDATE companies SET name = 'Erased', industry = NULL, website = NULL WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}`);
   await tx.execute(sql`UPDATE contacts SET email_opt_out = true, updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${contactId}`);
+  // Notifications about the person (derived from their changes) go; others are scrubbed by eraseFreeText.
+  await tx.execute(sql`DELETE FROM notifications WHERE tenant_id = ${tenantId} AND entity_type = 'contact' AND entity_id = ${contactId}`);
   return { detached, kept };
 }
 
@@ -120,4 +129,121 @@ export async function scrubAudit(tx: Db, tenantId: number, contactId: number, us
     FROM jsonb_to_recordset(${JSON.stringify(scrubbed)}::jsonb) AS s(id bigint, changes jsonb, data jsonb)
     WHERE c.tenant_id = ${tenantId} AND c.id = s.id`);
   return rows.length;
+}
+
+/**
+ * Free text, written by people or composed by the system from the person (task titles "Pray with …",
+ * "Welcome call: …", notification bodies, queued e-mails, comments, notes, gift references, pledge
+ * campaigns, message bodies, saved-list criteria, the audit's values, error texts): wherever one of
+ * the person's values occurs, it becomes "[erased]". Tenant-wide, not only on the person's rows: a
+ * comment on someone else's task may name them. jsonb columns are rewritten in their string values
+ * only (erase_jsonb_text, migration 0036). Names of groups and events are left alone (identifiers
+ * people navigate by, not notes).
+ */
+const FREE_TEXT: Record<string, { text?: string[]; jsonb?: string[] }> = {
+  attendance_sessions: { text: ['notes'] },
+  changes: { jsonb: ['changes', 'data'] },
+  contact_occasions: { text: ['details'] },
+  contact_requests: { text: ['description'] },
+  contribution_refunds: { text: ['reason'] },
+  contributions: { text: ['notes', 'reference', 'payer_name', 'payer_email', 'payer_phone'] },
+  event_activities: { text: ['notes'] },
+  events: { text: ['description'], jsonb: ['meta_data'] },
+  groups: { text: ['details'], jsonb: ['meta_data'] },
+  jobs: { text: ['last_error'], jsonb: ['payload'] },
+  message_deliveries: { text: ['email', 'error'] },
+  message_templates: { text: ['subject', 'body'] },
+  messages: { text: ['subject', 'body'], jsonb: ['audience'] },
+  notifications: { text: ['title', 'body'] },
+  pledges: { text: ['campaign'] },
+  report_submissions: { jsonb: ['values'] },
+  saved_lists: { text: ['name'], jsonb: ['criteria'] },
+  task_comments: { text: ['body'] },
+  tasks: { text: ['title', 'description'] },
+  webhook_deliveries: { text: ['last_error'] },
+};
+
+/** What identifies the person in text: values written as they are, and phone numbers as digit runs. */
+export interface ErasedValues {
+  texts: string[];
+  phoneDigits: string[];
+}
+
+/**
+ * Read before anything is erased: the full name as people write it ("First Last", "First Middle
+ * Last", "Last, First"), each name part no other person of the tenant bears (a shared "John" stays in
+ * other people's notes), a company's name, every email and phone number (their own, the linked
+ * user's, what they wrote on their gifts) and the name they gave on their gifts. Nothing once the
+ * person is erased.
+ */
+export async function erasedValues(tx: Db, tenantId: number, contactId: number): Promise<ErasedValues> {
+  const [row] = rowsOf<{ texts: string[] | null; phones: string[] | null }>(
+    await tx.execute(sql`
+      WITH p AS (
+        SELECT nullif(btrim(first_name), '') AS f, nullif(btrim(middle_name), '') AS m, nullif(btrim(last_name), '') AS l
+        FROM persons WHERE tenant_id = ${tenantId} AND contact_id = ${contactId} AND NOT (first_name = 'Erased' AND last_name = 'Erased')
+      ), own AS (
+        SELECT f || ' ' || l AS v FROM p
+        UNION SELECT f || ' ' || m || ' ' || l FROM p
+        UNION SELECT l || ', ' || f FROM p
+        UNION SELECT part FROM p, unnest(ARRAY[p.f, p.m, p.l]) AS part
+          WHERE NOT EXISTS (SELECT 1 FROM persons o WHERE o.tenant_id = ${tenantId} AND o.contact_id <> ${contactId}
+            AND lower(part) IN (lower(o.first_name), lower(o.last_name), lower(o.middle_name)))
+        UNION SELECT name FROM companies WHERE tenant_id = ${tenantId} AND contact_id = ${contactId} AND name <> 'Erased'
+        UNION SELECT value FROM contact_emails WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}
+        UNION SELECT email FROM users WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}
+        UNION SELECT unnest(ARRAY[payer_name, payer_email]) FROM contributions WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}
+      ), phones AS (
+        SELECT value AS v FROM contact_phones WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}
+        UNION SELECT payer_phone FROM contributions WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}
+      )
+      SELECT (SELECT array_agg(v) FROM own WHERE length(btrim(v)) >= 2) AS texts, (SELECT array_agg(v) FROM phones WHERE v IS NOT NULL) AS phones`),
+  );
+  const phones = row.phones ?? [];
+  return {
+    texts: [...new Set([...(row.texts ?? []), ...phones])],
+    phoneDigits: [...new Set(phones.map((p) => p.replace(/\D/g, '')).filter((d) => d.length >= 7))],
+  };
+}
+
+const escapeRegex = (value: string) => value.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+
+/**
+ * One alternation of the values, longest first, each a whole word (no letter or digit right before
+ * or after it): a phone number however it is punctuated ("+256 772 123456", "256-772-123-456").
+ * Written once, for PostgreSQL (`sql`, used with ~* and the 'gi' flags) and JavaScript (`js`).
+ */
+export function erasurePattern({ texts, phoneDigits }: ErasedValues): { sql: string; js: RegExp } | undefined {
+  const alternatives = [...texts.map(escapeRegex), ...phoneDigits.map((d) => d.split('').join('[\\s().-]{0,2}'))]
+    .filter(Boolean)
+    .sort((a, b) => b.length - a.length || a.localeCompare(b));
+  if (alternatives.length === 0) return undefined;
+  const any = alternatives.join('|');
+  return {
+    sql: `(?<![[:alnum:]])(?:${any})(?![[:alnum:]])`,
+    js: new RegExp(`(?<![\\p{L}\\p{N}])(?:${any})(?![\\p{L}\\p{N}])`, 'iu'),
+  };
+}
+
+/** Replaces the pattern in every FREE_TEXT column that exists: one UPDATE per table, of the rows that hold it. */
+export async function eraseFreeText(tx: Db, tenantId: number, pattern: string): Promise<void> {
+  const wanted = Object.entries(FREE_TEXT).flatMap(([table, c]) => [...(c.text ?? []), ...(c.jsonb ?? [])].map((column) => `${table}.${column}`));
+  const present = new Set(rowsOf<{ c: string }>(await tx.execute(sql`
+    SELECT cl.relname || '.' || a.attname AS c FROM pg_attribute a
+    JOIN pg_class cl ON cl.oid = a.attrelid AND cl.relkind = 'r'
+    JOIN pg_namespace ns ON ns.oid = cl.relnamespace AND ns.nspname = 'public'
+    WHERE a.attnum > 0 AND NOT a.attisdropped AND cl.relname || '.' || a.attname IN (${sql.join(wanted.map((w) => sql`${w}`), sql`, `)})`)).map((r) => r.c));
+  const p = sql`${pattern}::text`;
+  const erased = sql`${ERASED_VALUE}::text`;
+  for (const [table, { text = [], jsonb = [] }] of Object.entries(FREE_TEXT)) {
+    const texts = text.filter((c) => present.has(`${table}.${c}`)).map((c) => sql.raw(ident(c)));
+    const docs = jsonb.filter((c) => present.has(`${table}.${c}`)).map((c) => sql.raw(ident(c)));
+    if (texts.length + docs.length === 0) continue;
+    const sets = [
+      ...texts.map((c) => sql`${c} = regexp_replace(${c}, ${p}, ${erased}, 'gi')`),
+      ...docs.map((c) => sql`${c} = CASE WHEN ${c}::text ~* ${p} THEN erase_jsonb_text(${c}, ${p}, ${erased}) ELSE ${c} END`),
+    ];
+    const holds = [...texts.map((c) => sql`${c} ~* ${p}`), ...docs.map((c) => sql`${c}::text ~* ${p}`)];
+    await tx.execute(sql`UPDATE ${sql.raw(ident(table))} SET ${sql.join(sets, sql`, `)} WHERE tenant_id = ${tenantId} AND (${sql.join(holds, sql` OR `)})`);
+  }
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errors, IdParams } from '../../lib/schemas.js';
+import { idempotencySecret } from '../../plugins/idempotency.js';
 import { ContactSchema } from '../contacts/contacts.schemas.js';
 import type { ModuleOptions, ParishModule } from '../module.js';
 import { privacyDocs } from './privacy.docs.js';
@@ -8,8 +9,8 @@ import { createPrivacyService } from './privacy.service.js';
 
 const tags = ['privacy'];
 
-const privacyRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { db }) => {
-  const privacy = createPrivacyService(db);
+const privacyRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { db, config }) => {
+  const privacy = createPrivacyService(db, idempotencySecret(config));
 
   app.get('/contacts/:id/export', {
     config: { permission: 'privacy:write' },
@@ -39,8 +40,15 @@ const privacyRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { db
       description:
         'One transaction. Names become "Erased" (other profile fields cleared); emails, phones, addresses, occasions, identifications, ' +
         'relationships (both directions), requests, memberships and membership requests are deleted; every other reference to the ' +
-        'contact (tasks, contributions …) is set to null where its column allows it, and otherwise (attendance records, registrations, ' +
-        'activity participants) stays on the anonymised contact, so counts and money remain. A linked user is disabled, renamed ' +
+        'contact (tasks, contributions, attendance records …) is set to null where its column allows it (attendance stays as counts, ' +
+        'no longer linked to the person: a record answers `contact: null`), and otherwise (registrations, activity participants, ' +
+        'pledges, cards) stays on the anonymised contact, so counts and money remain. Absence alerts about the person and ' +
+        'notifications about the contact are deleted; a message still queued to them fails with "Contact erased". Wherever else ' +
+        'the person\'s values were written — task titles and descriptions (also those automations and pipelines wrote), comments, ' +
+        'notifications, queued e-mails, session and activity notes, gift notes, references and payer fields, pledge campaigns, ' +
+        'messages, saved lists, requests, the audit — their full name, each name part no other person of the tenant bears, their ' +
+        'emails and phone numbers (however punctuated) become "[erased]"; names of groups and events are left alone. Stored ' +
+        '`Idempotency-Key` answers holding any of those values are withdrawn (a replay answers 410). A linked user is disabled, renamed ' +
         '`erased-<id>`, loses email and password, and its sessions end (409 if it is the last active holder of roles:write; 403 for ' +
         'your own contact). The audit keeps every change about the person with ids, types and statuses, but names, emails, phones, ' +
         'addresses, notes and other values become "[erased]". Records `contact.erased` (and `user.disabled`). 400 unless confirm is true.',

@@ -10,7 +10,8 @@ import { loadContact } from '../contacts/contacts.service.js';
 import { ADMIN_PERMISSION, guardLastAdmin } from '../users/users.guard.js';
 import { contactLinksCache } from './contact-links.js';
 import { contactListItems, duplicatePairs } from './duplicates.repository.js';
-import { disableErasedUser, eraseContactData, linkedUsers, lockContacts, scrubAudit } from './erase.repository.js';
+import { withdrawResponsesMatching } from '../../plugins/idempotency.js';
+import { disableErasedUser, eraseContactData, eraseFreeText, erasedValues, erasurePattern, linkedUsers, lockContacts, scrubAudit } from './erase.repository.js';
 import { loadSections, NAMED_SECTIONS } from './export.repository.js';
 import { mergeInto } from './merge.repository.js';
 import type { DuplicatesQuery, EraseBody, MergeBody } from './privacy.schemas.js';
@@ -18,7 +19,8 @@ import type { DuplicatesQuery, EraseBody, MergeBody } from './privacy.schemas.js
 /** The named sections are always present (loadSections fills them, empty when their table does not exist). */
 type ExportSections = Record<(typeof NAMED_SECTIONS)[number] | 'timeline', unknown[]> & Record<string, unknown[]>;
 
-export function createPrivacyService(db: Db) {
+/** `idempotencySecret`: stored idempotent responses holding an erased person's values are withdrawn, and they are sealed with it. */
+export function createPrivacyService(db: Db, idempotencySecret: string) {
   const contactLinks = contactLinksCache();
 
   async function exportContact(auth: Principal, id: number) {
@@ -37,9 +39,15 @@ export function createPrivacyService(db: Db) {
       const [user] = await linkedUsers(tx, tenantId, [id]);
       if (user?.id === auth.userId) throw new ForbiddenError('You cannot erase your own contact');
       const links = await contactLinks(tx);
+      // The person's values, read before any of them goes: wherever else they were written, they are replaced.
+      const pattern = erasurePattern(await erasedValues(tx, tenantId, id));
       // First the trail as it stands, then the writes below record changes with nothing personal in them.
       await scrubAudit(tx, tenantId, id, user?.id);
       await eraseContactData(tx, tenantId, id, links);
+      if (pattern) {
+        await eraseFreeText(tx, tenantId, pattern.sql);
+        await withdrawResponsesMatching(tx, tenantId, idempotencySecret, (body) => pattern.js.test(body), `it held the values of contact ${id}, since erased`);
+      }
       await refreshSearchColumns(tx, tenantId, [id]);
       const changes: NewChange[] = [];
       if (user) {
