@@ -69,6 +69,23 @@ describe("a kiosk token's reach (checkin:write alone)", () => {
     expect((await reader.post('/api/attendance/checkins', { sessionId: session.id, contactIds: [hiddenOnlyPrivate, deceased] })).statusCode).toBe(201);
   });
 
+  it("checks in the lookup's people: a household's members together under one code", async () => {
+    const { t, main, session, kiosk, admin } = await church();
+    const secret = await newGroup(ctx, t, { name: 'Recovery', parent: main, privacy: 'Private' });
+    const [mum, kid, hidden] = [await person(t, 'Wanjiku', 'Njoroge'), await person(t, 'Baraka', 'Njoroge'), await person(t, 'Quiet', 'Njoroge')];
+    await addMembership(ctx, t, secret, hidden);
+    const home = await admin.post('/api/crm/households', { members: [{ contactId: mum, role: 'Head' }, { contactId: kid, role: 'Child' }, { contactId: hidden, role: 'Other' }] });
+    expect(home.statusCode, home.body).toBe(201);
+    const found = (await kiosk.get('/api/attendance/checkins/lookup?q=njoroge')).json().data;
+    expect(found).toHaveLength(1);
+    const ids = found[0].people.map((p: { id: number }) => p.id);
+    expect(ids).toEqual([mum, kid]);
+    const res = await kiosk.post('/api/attendance/checkins', { sessionId: session.id, contactIds: ids });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().checkIns.map((k: { contact: { id: number } }) => k.contact.id)).toEqual(ids);
+    expect(expectError(await kiosk.post('/api/attendance/checkins', { sessionId: session.id, contactIds: [hidden] }), 404)).toBe(`Contact with id ${hidden} not found`);
+  });
+
   it("labels: a kiosk reprints only today's open check-ins; attendance:read reads any", async () => {
     const { t, main, session, kiosk, admin } = await church();
     const kids = [await person(t, 'Ana', 'Mwangi'), await person(t, 'Ben', 'Mwangi')];

@@ -81,6 +81,16 @@ export const attendanceDocs: ModuleDocs = {
     },
     example: { sessionId: 40, contactIds: [21, 22], roomGroupId: 9 },
   },
+  'GET /api/attendance/checkins/lookup': {
+    summary: 'Find a family to check in (kiosk lookup)',
+    description: 'q is the beginning of a last name (at least 2 letters; case and accents ignored: "mu" finds Müller) or at least 4 digits of a phone number ' +
+      '(matched anywhere in any of the person\'s numbers). At most 20 entries: one per household with a matching member, listing all its reachable members ' +
+      'in the household\'s order with their role, and one (household null, role null) per matching person outside any household; entries in the name order ' +
+      'of their first match (last name, first name). Each person carries only id, names, age (whole years on today in the tenant time zone, null without ' +
+      'a date of birth) and household role: no emails, phones, addresses or dates of birth. ' + KIOSK_REACH,
+    visibility: '`checkin:write`; the people of the tenant a kiosk reaches (below), whatever groups the caller sees.',
+    errors: { 400: 'q is neither a last name of at least 2 letters nor at least 4 phone digits (or mixes letters and digits)' },
+  },
   'GET /api/attendance/checkins': {
     summary: 'List check-ins',
     description: 'Filter by session, security code, and whether still checked in. Needs `attendance:read`: the list holds every security code, so a kiosk (`checkin:write` alone) cannot read it.',

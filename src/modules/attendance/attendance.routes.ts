@@ -5,7 +5,7 @@ import { errors, IdParams, NoContent, Paginated } from '../../lib/schemas.js';
 import type { ModuleOptions } from '../module.js';
 import { attendanceAbsentees, attendanceSummary } from './attendance.queries.js';
 import {
-  AbsenteeSchema, AbsenteesQuerySchema, CheckinResult, CheckinSchema, CheckoutBody, CreateCheckinBody, CreateServiceBody, CreateSessionBody,
+  AbsenteeSchema, AbsenteesQuerySchema, CheckinLookupQuery, CheckinLookupResult, CheckinResult, CheckinSchema, CheckoutBody, CreateCheckinBody, CreateServiceBody, CreateSessionBody,
   GuestBody, GuestResult, HeadcountsBody, HeadcountsResult, LabelSchema, ListCheckinsQuery, ListRecordsQuery, ListServicesQuery,
   ListSessionsQuery, RecordParams, RecordSchema, RecordsBody, RecordsResult, ServiceSchema, SessionDetailSchema, SessionParams, SessionSchema,
   SummaryQuerySchema, SummarySchema, UpdateServiceBody, UpdateSessionBody,
@@ -144,6 +144,11 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async 
     config: CHECKIN,
     schema: { tags, description: 'One security code for everyone checked in together; also records them present', body: CreateCheckinBody, response: { 201: CheckinResult, ...errors(400, 401, 403, 404, 409) } },
     handler: async (request, reply) => reply.status(201).send(await checkins.checkIn(request.auth, request.body)),
+  });
+  app.get('/checkins/lookup', {
+    config: { ...CHECKIN, readOnly: true },
+    schema: { tags, querystring: CheckinLookupQuery, response: { 200: CheckinLookupResult, ...errors(400, 401, 403) } },
+    handler: (request) => checkins.lookup(request.auth, request.query),
   });
   app.get('/checkins', {
     config: READ,

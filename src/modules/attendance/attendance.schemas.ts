@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { CHECKIN_STATUSES, RECORD_KINDS, SERVICE_FREQUENCIES, SESSION_SOURCES } from '../../db/schema/attendance.js';
 import { GENDERS } from '../../db/schema/enums.js';
+import { HOUSEHOLD_ROLES } from '../../db/schema/households.js';
 import { Body, DateString, Email, Id, Instant, LongText, MetaData, Name, Nullable, PageQueryProps, Phone, StringEnum } from '../../lib/schemas.js';
 
 /** Wire format of /api/attendance (modules-contract §1). */
@@ -252,3 +253,22 @@ export const LabelSchema = Type.Object({
   sessionDate: Type.String(),
   serviceName: Nullable(Type.String()),
 });
+
+export const CheckinLookupQuery = Type.Object({
+  q: Type.String({ minLength: 1, maxLength: 100, description: 'A last name (its beginning, at least 2 letters; case and accents ignored) or at least 4 digits of a phone number' }),
+});
+export type CheckinLookupQuery = Static<typeof CheckinLookupQuery>;
+
+/** Names, ages and roles only (modules-contract §8): nothing else about anyone reaches a kiosk. */
+export const LookupPersonSchema = Type.Object({
+  id: Type.Integer(),
+  firstName: Type.String(),
+  lastName: Type.String(),
+  age: Nullable(Type.Integer({ description: 'Whole years on today in the tenant time zone; null without a date of birth' })),
+  role: Nullable(StringEnum(HOUSEHOLD_ROLES)),
+});
+export type LookupPerson = Static<typeof LookupPersonSchema>;
+export const CheckinLookupResult = Type.Object({
+  data: Type.Array(Type.Object({ household: Nullable(Ref), people: Type.Array(LookupPersonSchema) }), { maxItems: 20 }),
+});
+export type CheckinLookupResult = Static<typeof CheckinLookupResult>;

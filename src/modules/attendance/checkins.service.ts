@@ -2,15 +2,16 @@ import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { recordChanges, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
-import { ConflictError, NotFoundError, TooManyRequestsError } from '../../lib/errors.js';
+import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { createFailureThrottle } from '../auth/auth.throttle.js';
 import { loadGroupScope } from '../groups/groups.visibility.js';
 import { isSessionVisible, readableSession } from './attendance.access.js';
 import { loadAttendanceScope } from './attendance.scope.js';
-import type { CheckinItem, CheckoutBody, CreateCheckinBody, ListCheckinsQuery } from './attendance.schemas.js';
+import type { CheckinItem, CheckinLookupQuery, CheckinLookupResult, CheckoutBody, CreateCheckinBody, ListCheckinsQuery, LookupPerson } from './attendance.schemas.js';
 import * as repo from './checkins.repository.js';
+import { lookupFamilies, type LookupTerm } from './lookup.repository.js';
 import { markCheckedIn } from './records.repository.js';
 import { findSession } from './sessions.repository.js';
 
@@ -38,6 +39,18 @@ export function newSecurityCode(): string {
  * open check-ins: the partial unique index on attendance_checkin_codes decides, and a taken code is
  * drawn again (INSERT … ON CONFLICT DO NOTHING, no savepoint needed).
  */
+/** A last name (at least 2 letters, no digits) or a phone number's digits (at least 4), else 400. */
+export function lookupTerm(q: string): LookupTerm {
+  const text = q.trim().replace(/\s+/g, ' ');
+  if (/^[\d\s+\-.()]+$/.test(text)) {
+    const digits = text.replace(/\D/g, '');
+    if (digits.length >= 4) return { phoneDigits: digits };
+  } else if (!/\d/.test(text) && (text.match(/\p{L}/gu)?.length ?? 0) >= 2) {
+    return { lastName: text };
+  }
+  throw new BadRequestError('q must be a last name of at least 2 letters or at least 4 digits of a phone number');
+}
+
 export function createCheckinsService(db: Db) {
   const checkoutFailures = createFailureThrottle(db, 'checkout', CHECKOUT_FAILURES, CHECKOUT_WINDOW_MS);
   return {
@@ -79,6 +92,27 @@ export function createCheckinsService(db: Db) {
         }
         throw new ConflictError(`No free security code for session ${body.sessionId}; check out families first`);
       }),
+
+    /** The family lookup (modules-contract §8): names, ages and roles of the people a kiosk reaches. */
+    lookup: (auth: Principal, query: CheckinLookupQuery): Promise<CheckinLookupResult> => {
+      const term = lookupTerm(query.q);
+      return withTenant(db, auth, async (tx) => {
+        const data: CheckinLookupResult['data'] = [];
+        let entry: { rn: number; item: CheckinLookupResult['data'][number] } | undefined;
+        for (const r of await lookupFamilies(tx, auth.tenantId, term)) {
+          if (entry?.rn !== Number(r.rn)) {
+            const household = r.household_id === null ? null : { id: Number(r.household_id), name: String(r.household_name) };
+            entry = { rn: Number(r.rn), item: { household, people: [] } };
+            data.push(entry.item);
+          }
+          entry.item.people.push({
+            id: Number(r.id), firstName: r.first_name, lastName: r.last_name,
+            age: r.age === null ? null : Number(r.age), role: r.role as LookupPerson['role'],
+          });
+        }
+        return { data };
+      });
+    },
 
     list: (auth: Principal, query: ListCheckinsQuery) =>
       withTenant(db, auth, async (tx) => {
