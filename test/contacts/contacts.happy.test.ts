@@ -85,10 +85,10 @@ describe('GET /api/crm/contacts, /people, /companies', () => {
     expect(body.data.map((c: { id: number }) => c.id)).toEqual([adams1.id, twin.id, adams2.id, t.admin.contactId, firm.id, zed.id]);
     expect(body.data.find((c: { id: number }) => c.id === zed.id)).toEqual({
       id: zed.id, category: 'Person', status: 'Active', person: { firstName: 'Amy', lastName: 'zed', gender: null },
-      emails: [{ value: 'amy@example.org', isPrimary: true }], phones: [{ value: '+1 555 0100', isPrimary: true }],
+      emails: [{ value: 'amy@example.org', isPrimary: true }], phones: [{ value: '+1 555 0100', isPrimary: true }], householdId: null,
     });
     expect(body.data.find((c: { id: number }) => c.id === firm.id)).toEqual({
-      id: firm.id, category: 'Company', status: 'Active', company: { name: 'Baker & Sons' }, emails: [], phones: [],
+      id: firm.id, category: 'Company', status: 'Active', company: { name: 'Baker & Sons' }, emails: [], phones: [], householdId: null,
     });
     const people = (await a.get('/api/crm/people')).json();
     expect(people.total).toBe(5);

@@ -14,7 +14,7 @@ export async function newHousehold(ctx: TestContext, tenant: TestTenant, body: {
 
 /** A family of new people sharing a last name, e.g. `newFamily(ctx, t, 'Mwangi', ['Head', 'Spouse', 'Child'])`. */
 export async function newFamily(ctx: TestContext, tenant: TestTenant, lastName: string, roles: Role[], extra: Record<string, unknown> = {}) {
-  const people = [];
+  const people: { contact: { id: number; [key: string]: unknown }; role: Role }[] = [];
   for (const [i, role] of roles.entries()) people.push({ contact: await newPerson(ctx, tenant, `${role}${i}`, lastName), role });
   const household = await newHousehold(ctx, tenant, { members: people.map((p) => ({ contactId: p.contact.id, role: p.role })), ...extra });
   return { household, people: people.map((p) => p.contact) };

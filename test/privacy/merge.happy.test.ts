@@ -62,6 +62,8 @@ describe('POST /api/crm/contacts/:id/merge carries every kind of linked row', ()
     await post(ctx, token, `/api/events/${e1}/attendance`, { contactIds: [s1, s2] });
     await post(ctx, token, `/api/events/${e2}/attendance`, { contactIds: [s1] });
     await post(ctx, token, `/api/events/${e1}/activities`, { activityType: 'Baptism', contactIds: [s1] });
+    // s1 heads a household (its primary contact) with third: v, which has none, takes s1's place.
+    await post(ctx, token, '/api/crm/households', { members: [{ contactId: s1, role: 'Head' }, { contactId: third, role: 'Spouse' }] });
     sourceUser = await newUser(ctx, tenant, ['contacts:read'], { contactId: s1 });
 
     // The newer modules' tables, where they exist.
@@ -129,6 +131,7 @@ describe('POST /api/crm/contacts/:id/merge carries every kind of linked row', ()
     expect(result.requests).toHaveLength(1);
     expect(result.relationships).toEqual([expect.objectContaining({ contactId: v, relatedContactId: third, type: 'Friend' })]);
     expect(result.groupMemberships.map((m: { groupId: number }) => m.groupId).sort()).toEqual([g1.id, g2.id].sort());
+    expect(result.household).toMatchObject({ role: 'Head' });
   });
 
   it('one record per session and event: duplicates dropped, not doubled', async () => {

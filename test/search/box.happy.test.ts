@@ -31,7 +31,7 @@ describe('GET /api/search', () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.q).toBe('jose');
-    expect(Object.keys(body.results).sort()).toEqual(['contacts', 'events', 'groups', 'requests', 'tasks', 'users']);
+    expect(Object.keys(body.results).sort()).toEqual(['contacts', 'events', 'groups', 'households', 'requests', 'tasks', 'users']);
     expect(body.results.contacts.map((h: { id: number }) => h.id).sort()).toEqual([id.jose, id.firm, id.josephine].sort());
     expect(body.totals.contacts).toBe(3);
     expect(body.results.contacts.find((h: { id: number }) => h.id === id.jose)).toEqual({ id: id.jose, title: 'José Álvarez', subtitle: 'jose.alvarez@example.org', matchedOn: 'name' });
@@ -40,7 +40,7 @@ describe('GET /api/search', () => {
     expect(body.results.requests).toEqual([{ id: id.prayer, title: 'Prayer request: Ann Brown', subtitle: 'Pray for José and his family', matchedOn: 'description' }]);
     expect(body.results.users).toEqual([{ id: id.user, title: 'jose.admin', subtitle: 'office@example.org', matchedOn: 'username' }]);
     expect(body.results.tasks).toEqual([expect.objectContaining({ id: id.task, title: 'Call José about baptism', matchedOn: 'title' })]);
-    expect(body.totals).toEqual({ contacts: 3, groups: 1, events: 1, requests: 1, tasks: 1, users: 1 });
+    expect(body.totals).toEqual({ contacts: 3, groups: 1, events: 1, requests: 1, tasks: 1, users: 1, households: 0 });
   });
 
   it('folds accents and case on both sides: "JOSÉ", "ÁLVAREZ", "oracion", "SAO"', async () => {
@@ -84,7 +84,7 @@ describe('GET /api/search', () => {
 
   it('no match: empty arrays and zero totals for every type', async () => {
     const body = (await search('q=zzqqxx')).json();
-    for (const type of ['contacts', 'groups', 'events', 'requests', 'tasks', 'users']) {
+    for (const type of ['contacts', 'groups', 'events', 'requests', 'tasks', 'users', 'households']) {
       expect(body.results[type]).toEqual([]);
       expect(body.totals[type]).toBe(0);
     }

@@ -42,7 +42,7 @@ describe('search box security', () => {
     const member = (await search(actors.member.token, 'q=secret')).json();
     expect(Object.keys(member.results)).toEqual(['groups', 'events']);
     const reader = await newUser(ctx, t, ['contacts:read', 'users:read', 'tasks:read']);
-    expect(Object.keys((await search(reader.token, 'q=secret')).json().results)).toEqual(['contacts', 'requests', 'tasks', 'users']);
+    expect(Object.keys((await search(reader.token, 'q=secret')).json().results)).toEqual(['contacts', 'requests', 'tasks', 'users', 'households']);
   });
 
   it('naming a type the caller may not read is 403 naming the permission', async () => {
@@ -137,8 +137,8 @@ describe('search box security', () => {
     await event(ctx, other, 'Secret elsewhere', '2026-01-01');
     await newUser(ctx, other, ['contacts:read'], { username: 'secret.user', lastName: 'Elsewhere' });
     const body = (await search(t.admin.token, 'q=secret&limit=20')).json();
-    expect(body.totals).toEqual({ contacts: 0, groups: 0, events: 5, requests: 0, tasks: 0, users: 0 });
+    expect(body.totals).toEqual({ contacts: 0, groups: 0, events: 5, requests: 0, tasks: 0, users: 0, households: 0 });
     const theirs = (await search(other.admin.token, 'q=secret&limit=20')).json();
-    expect(theirs.totals).toEqual({ contacts: 1, groups: 1, events: 1, requests: 0, tasks: 0, users: 1 });
+    expect(theirs.totals).toEqual({ contacts: 1, groups: 1, events: 1, requests: 0, tasks: 0, users: 1, households: 0 });
   });
 });

@@ -8,6 +8,7 @@ import { containsPattern } from '../../lib/like.js';
 /** Reads of contacts: the list page and the single read, each in a fixed number of queries. */
 
 export interface ContactFilter {
+  householdId?: number;
   category?: ContactCategory;
   status?: ContactStatus;
   q?: string;
@@ -74,6 +75,8 @@ function ownedJson(table: string, fields: string, order: string, extraWhere = ''
 const EMAILS = ownedJson('contact_emails', `'value', x.value, 'isPrimary', x.is_primary`, 'x.position, x.id');
 const PHONES = ownedJson('contact_phones', `'value', x.value, 'isPrimary', x.is_primary`, 'x.position, x.id');
 
+const HOUSEHOLD_ID = sql.raw(`(SELECT m.household_id FROM household_members AS m WHERE m.tenant_id = "contacts"."tenant_id" AND m.contact_id = "contacts"."id")`);
+
 interface ValueItem {
   value: string;
   isPrimary: boolean;
@@ -89,7 +92,7 @@ function pageQuery(tx: Db, filter: ContactFilter, search: boolean) {
     .select({
       id: contacts.id, category: contacts.category, status: contacts.status,
       firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender, companyName: companies.name,
-      emails: sql<ValueItem[]>`${EMAILS}`, phones: sql<ValueItem[]>`${PHONES}`,
+      emails: sql<ValueItem[]>`${EMAILS}`, phones: sql<ValueItem[]>`${PHONES}`, householdId: sql<number | string | null>`${HOUSEHOLD_ID}`,
       total: search ? sql<number | null>`"page"."total"` : sql<number | null>`(${countedTotal(tx, filter)})`, // int4: a number on both drivers
     })
     .from(page)
@@ -136,6 +139,51 @@ export async function listContactRows(tx: Db, tenantId: number, filter: ContactF
   return { rows, total: (counted as unknown as { rows: { total: number }[] }).rows[0].total };
 }
 
+/** The contact's household and its role there (modules-contract §8), as JSON or null. */
+const HOUSEHOLD = sql`(SELECT json_build_object('id', h.id, 'name', h.name, 'role', m.role)
+  FROM household_members AS m JOIN households AS h ON h.tenant_id = m.tenant_id AND h.id = m.household_id
+  WHERE m.tenant_id = "contacts"."tenant_id" AND m.contact_id = "contacts"."id")`;
+
+export interface HouseholdRef {
+  id: number;
+  name: string;
+  role: 'Head' | 'Spouse' | 'Child' | 'Other';
+}
+
+/**
+ * The list page restricted to some contacts (the members of a household: at most 30), with the
+ * list's other filters; ordered as every list, counted exactly.
+ */
+export async function listContactRowsAmong(tx: Db, tenantId: number, ids: readonly number[], filter: ContactFilter, limit: number, offset: number) {
+  if (ids.length === 0) return { rows: [], total: 0 };
+  const q = filter.q?.trim() || undefined;
+  const v = q ? searchValues(q, filter) : undefined;
+  const where = and(
+    eq(contacts.tenantId, tenantId),
+    sql`${contacts.id} = any(${`{${ids.map(Number).join(',')}}`}::bigint[])`,
+    filter.category ? eq(contacts.category, filter.category) : undefined,
+    filter.status ? eq(contacts.status, filter.status) : undefined,
+    v ? sql`(${contacts.searchText} LIKE lower(${v.pattern}) OR (${v.digitsPattern}::text IS NOT NULL AND ${contacts.phoneDigits} LIKE ${v.digitsPattern}))` : undefined,
+  );
+  const rows = await tx
+    .select({
+      id: contacts.id, category: contacts.category, status: contacts.status,
+      firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender, companyName: companies.name,
+      emails: sql<ValueItem[]>`${EMAILS}`, phones: sql<ValueItem[]>`${PHONES}`, householdId: sql<number | string | null>`${HOUSEHOLD_ID}`,
+      total: sql<number>`(count(*) over ())::int`,
+    })
+    .from(contacts)
+    .leftJoin(persons, joinPerson)
+    .leftJoin(companies, joinCompany)
+    .where(where)
+    .orderBy(asc(contacts.sortLast), asc(contacts.sortFirst), asc(contacts.id))
+    .limit(limit)
+    .offset(offset);
+  if (rows.length || offset === 0) return { rows, total: rows[0]?.total ?? 0 };
+  const [{ total }] = await tx.select({ total: sql<number>`count(*)::int` }).from(contacts).where(where);
+  return { rows, total };
+}
+
 const RELATED_NAME = `coalesce(rco.name, concat_ws(' ', rp.first_name, rp.last_name))`;
 
 /** The single read's varying values (with the scope's, scopeTerms): its statement is built once per shape. */
@@ -180,6 +228,7 @@ function contactDocumentQuery(tx: Db, terms: ScopeTerms, hiddenRequestTypes: rea
       person: persons,
       company: companies,
       ...(Object.fromEntries(Object.entries(arrays).map(([k, v]) => [k, sql<unknown[]>`${v}`])) as Record<keyof typeof arrays, SQL<unknown[]>>),
+      household: sql<HouseholdRef | string | null>`${HOUSEHOLD}`,
     })
     .from(contacts)
     .leftJoin(persons, joinPerson)

@@ -3,7 +3,8 @@ import {
   CIVIL_STATUSES, CONTACT_CATEGORIES, CONTACT_STATUSES, GENDERS, IDENTIFICATION_TYPES, MEMBERSHIP_ROLES,
   OCCASION_TYPES, RELATIONSHIP_TYPES, REQUEST_STATUSES, REQUEST_TYPES,
 } from '../../db/schema/enums.js';
-import { Body, DATE_PATTERN, DateString, Email, Id, Instant, Name, Nullable, PageQueryProps, StringEnum } from '../../lib/schemas.js';
+import { HOUSEHOLD_ROLES } from '../../db/schema/households.js';
+import { Body, DATE_PATTERN, DateString, Email, Id, Instant, MAX_ID, Name, Nullable, PageQueryProps, StringEnum } from '../../lib/schemas.js';
 
 /** Wire format of /api/crm contacts (spec "Contact", api-contract §5). */
 
@@ -131,6 +132,7 @@ export const ContactListItem = Type.Object({
   company: Type.Optional(Type.Object({ name: S })),
   emails: Type.Array(EmailOut),
   phones: Type.Array(PhoneOut),
+  householdId: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'The household the contact belongs to (contact lists)' }))),
 });
 
 export const ContactSchema = Type.Object({
@@ -148,6 +150,7 @@ export const ContactSchema = Type.Object({
   relationships: Type.Array(RelationshipItem),
   requests: Type.Array(RequestItem),
   groupMemberships: Type.Array(GroupMembershipItem),
+  household: Nullable(Type.Object({ id: Id, name: S, role: StringEnum(HOUSEHOLD_ROLES) }, { description: 'The household the contact belongs to, and its role there (modules-contract §8)' })),
   createdAt: Instant,
   updatedAt: Instant,
 });
@@ -157,6 +160,7 @@ export const ListContactsQuery = Type.Object({
   category: Type.Optional(Category),
   status: Type.Optional(Status),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of names, company name, emails, phones' })),
+  householdId: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Only the members of this household (none for an unknown one)' })),
 });
 export type ListContactsQuery = Static<typeof ListContactsQuery>;
-export const CategoryListQuery = Type.Object({ ...PageQueryProps, status: Type.Optional(Status), q: ListContactsQuery.properties.q });
+export const CategoryListQuery = Type.Object({ ...PageQueryProps, status: Type.Optional(Status), q: ListContactsQuery.properties.q, householdId: ListContactsQuery.properties.householdId });

@@ -6,6 +6,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { loadGroupScope } from '../groups/groups.visibility.js';
+import { membersOf, removeContact } from '../households/households.service.js';
 import * as read from './contacts-read.repository.js';
 import { hiddenRequestTypes } from './requests.service.js';
 import * as repo from './contacts.repository.js';
@@ -34,7 +35,9 @@ function checkShape(category: ContactCategory, body: { person?: unknown; company
 export async function listContacts(db: Db, auth: Principal, query: ContactListQuery) {
   const page = toPage(query);
   return withTenant(db, auth, async (tx) => {
-    const { rows, total } = await read.listContactRows(tx, auth.tenantId, query, page.limit, page.offset);
+    const { rows, total } = query.householdId === undefined
+      ? await read.listContactRows(tx, auth.tenantId, query, page.limit, page.offset)
+      : await read.listContactRowsAmong(tx, auth.tenantId, (await membersOf(tx, auth.tenantId, query.householdId)).map((m) => m.contactId), query, page.limit, page.offset);
     const data = rows.map((r) => ({
       id: r.id,
       category: r.category,
@@ -43,6 +46,7 @@ export async function listContacts(db: Db, auth: Principal, query: ContactListQu
       ...(r.category === 'Company' ? { company: { name: r.companyName ?? '' } } : {}),
       emails: r.emails,
       phones: r.phones,
+      householdId: r.householdId === null ? null : Number(r.householdId),
     }));
     return pageResult(page, data, total);
   });
@@ -82,6 +86,7 @@ export async function loadContact(tx: Db, auth: Principal, id: number): Promise<
       ...r, type: r.type as ContactDoc['requests'][number]['type'], status: r.status as ContactDoc['requests'][number]['status'], description: r.description ?? '', createdAt: new Date(r.createdAt).toISOString(), updatedAt: new Date(r.updatedAt).toISOString(),
     })),
     groupMemberships: row.groupMemberships as ContactDoc['groupMemberships'],
+    household: typeof row.household === 'string' ? JSON.parse(row.household) : row.household,
     createdAt: contact.createdAt.toISOString(),
     updatedAt: contact.updatedAt.toISOString(),
   };
@@ -180,6 +185,8 @@ export async function deleteContact(db: Db, auth: Principal, id: number): Promis
     if (!row) throw new NotFoundError('Contact', id);
     const userId = await repo.findLinkedUserId(tx, auth.tenantId, id);
     if (userId !== undefined) throw new ConflictError(`Contact ${id} is linked to user ${userId}`);
+    // The membership would go by cascade; the household's rules (primary contact, deleted when empty) need the service.
+    await removeContact(tx, auth, id);
     await repo.deleteContact(tx, auth.tenantId, id);
     await recordChanges(tx, auth, [{ type: 'contact.deleted', entityId: id, data: { contactId: id, category: row.category, status: row.status } }]);
   });

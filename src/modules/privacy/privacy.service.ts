@@ -7,6 +7,7 @@ import type { Principal } from '../../plugins/auth.js';
 // computed exactly as every contacts write computes them (see the report; it belongs in the service).
 import { refreshSearchColumns } from '../contacts/contacts.service.js';
 import { loadContact } from '../contacts/contacts.service.js';
+import { mergeHouseholds, removeContact } from '../households/households.service.js';
 import { ADMIN_PERMISSION, guardLastAdmin } from '../users/users.guard.js';
 import { contactLinksCache } from './contact-links.js';
 import { contactListItems, duplicatePairs } from './duplicates.repository.js';
@@ -43,6 +44,7 @@ export function createPrivacyService(db: Db, idempotencySecret: string) {
       const pattern = erasurePattern(await erasedValues(tx, tenantId, id));
       // First the trail as it stands, then the writes below record changes with nothing personal in them.
       await scrubAudit(tx, tenantId, id, user?.id);
+      await removeContact(tx, auth, id);
       await eraseContactData(tx, tenantId, id, links);
       if (pattern) {
         await eraseFreeText(tx, tenantId, pattern.sql);
@@ -92,6 +94,8 @@ export function createPrivacyService(db: Db, idempotencySecret: string) {
         const holder = survivorUser ? `contact ${id} is linked to user ${survivorUser.id}` : `contact ${sourceUsers[1].contactId} is linked to user ${sourceUsers[1].id}`;
         throw new ConflictError(`Contact ${first.contactId} is linked to user ${first.id} and ${holder}; a contact can have one user only`);
       }
+      // Households first, in the order the sources were named (the first one's household moves).
+      await mergeHouseholds(tx, auth, id, [...new Set(body.sourceIds)]);
       await mergeInto(tx, tenantId, id, sourceIds, await contactLinks(tx));
       await refreshSearchColumns(tx, tenantId, [id]);
       const moved = sourceUsers[0];

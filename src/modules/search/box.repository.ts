@@ -133,7 +133,26 @@ function usersBranch({ tenantId, match, limit }: BranchInput): SQL {
     limit ${limit}`;
 }
 
+/**
+ * Households whose name or a member's name matches (search_household_ids, migration 0034); the
+ * title is the household's name, the subtitle its members' first names in joining order.
+ */
+function householdsBranch({ tenantId, match, limit }: BranchInput): SQL {
+  return sql`
+    select 'households' as kind, h.id, h.name as title,
+      (select string_agg(p.first_name, ', ' order by m.position) from household_members m
+        join persons p on p.tenant_id = m.tenant_id and p.contact_id = m.contact_id
+        where m.tenant_id = h.tenant_id and m.household_id = h.id) as subtitle,
+      case when search_fold(h.name) like search_fold(${match.pattern}::text) then 'name' else 'member' end as matched_on,
+      (count(*) over ())::int as total
+    from households h
+    where h.tenant_id = ${tenantId} and h.id in (select search_household_ids(${match.pattern}::text))
+    order by h.name, h.id
+    limit ${limit}`;
+}
+
 const BRANCHES: Record<SearchType, (input: BranchInput) => SQL> = {
+  households: householdsBranch,
   contacts: contactsBranch,
   groups: groupsBranch,
   events: eventsBranch,

@@ -15,6 +15,7 @@ export const TYPE_PERMISSION: Record<SearchType, Permission> = {
   events: 'events:read',
   tasks: 'tasks:read',
   users: 'users:read',
+  households: 'contacts:read',
 };
 
 /** The requested types: named ones must exist and be readable; none named = every readable type. */

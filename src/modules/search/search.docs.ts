@@ -13,6 +13,7 @@ const criteria = {
 export const searchDocs: ModuleDocs = {
   'GET /api/search': {
     summary: 'Search everything (the search box)',
+    description: 'Type `households` (with `contacts:read`) matches a household\'s name or a member\'s name; its title is the household\'s name, its subtitle the members\' first names.',
     visibility: 'each type only with its read permission, and only rows the caller may see (groups and events by the hierarchy, tasks as GET /api/tasks).',
   },
   'POST /api/search/contacts': {

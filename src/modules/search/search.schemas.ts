@@ -4,7 +4,7 @@ import { ContactListItem } from '../contacts/contacts.schemas.js';
 
 /** Wire format of /api/search (modules-contract §5). */
 
-export const SEARCH_TYPES = ['contacts', 'groups', 'events', 'requests', 'tasks', 'users'] as const;
+export const SEARCH_TYPES = ['contacts', 'groups', 'events', 'requests', 'tasks', 'users', 'households'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
 export const SearchQuery = Type.Object({
@@ -24,7 +24,7 @@ export const SearchHit = Type.Object({
   id: Id,
   title: Type.String(),
   subtitle: Nullable(Type.String()),
-  matchedOn: Type.String({ description: 'What matched: name, email, phone (contacts); name (groups, events); description (requests); title (tasks); username, email (users)' }),
+  matchedOn: Type.String({ description: 'What matched: name, email, phone (contacts); name (groups, events); description (requests); title (tasks); username, email (users); name, member (households: the household\'s name or a member\'s)' }),
 });
 export type SearchHit = Static<typeof SearchHit>;
 
@@ -33,8 +33,8 @@ const Total = Type.Optional(Type.Integer({ description: 'Every visible match of 
 
 export const SearchResult = Type.Object({
   q: Type.String(),
-  results: Type.Object({ contacts: Hits, groups: Hits, events: Hits, requests: Hits, tasks: Hits, users: Hits }),
-  totals: Type.Object({ contacts: Total, groups: Total, events: Total, requests: Total, tasks: Total, users: Total }),
+  results: Type.Object({ contacts: Hits, groups: Hits, events: Hits, requests: Hits, tasks: Hits, users: Hits, households: Hits }),
+  totals: Type.Object({ contacts: Total, groups: Total, events: Total, requests: Total, tasks: Total, users: Total, households: Total }),
 }, { description: 'Only the requested (or readable) types appear as keys' });
 
 // ---- advanced contact search ----
