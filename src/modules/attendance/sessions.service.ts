@@ -4,7 +4,7 @@ import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
-import { phoneDigits } from '../contacts/contacts.service.js';
+import { lockMatchKeys, phoneDigits } from '../contacts/contacts.service.js';
 import { createContact } from '../contacts/contacts.service.js';
 import { writableEvent } from '../events/event-access.js';
 import { findContactRefs } from '../events/contact-refs.repository.js';
@@ -147,6 +147,8 @@ export function createSessionsService(db: Db) {
         const { session } = await writableSession(tx, auth, id);
         const email = body.email || null;
         const digits = body.phone ? phoneDigits(body.phone) || null : null;
+        // Parallel posts of one returning guest wait here, and the later ones match the first's contact.
+        await lockMatchKeys(tx, auth.tenantId, { emails: [email], digits: [digits] });
         let contactId = await records.matchPerson(tx, auth.tenantId, email, digits);
         const isNew = contactId === undefined;
         if (contactId === undefined) {

@@ -31,6 +31,31 @@ export type ContactRow = typeof contacts.$inferSelect;
 /** Digits-only phone form, used for `q` and for import matching. */
 export const phoneDigits = (value: string) => value.replace(/\D/g, '');
 
+const MATCH_LOCK = 0x6d617463; // 'matc'
+/** Buckets per tenant: a guest locks one or two, an import batch at most all 64 (a bounded number of locks). */
+const MATCH_BUCKETS = 64;
+
+/** FNV-1a, for spreading match keys over the buckets (any stable hash would do). */
+function bucketOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % MATCH_BUCKETS;
+}
+
+/**
+ * Serialises match-or-create (a quick guest, the contacts import) on the same person: transaction-scoped
+ * advisory locks on the buckets of the tenant's match keys (lower-cased email, phone digits), taken in
+ * bucket order so two writers never deadlock. Held to commit, so a second writer matches the first's new
+ * contact instead of creating another. Two keys in one bucket only wait for each other, never mismatch.
+ */
+export async function lockMatchKeys(tx: Db, tenantId: number, keys: { emails?: readonly (string | null | undefined)[]; digits?: readonly (string | null | undefined)[] }): Promise<void> {
+  const named = [...(keys.emails ?? []).filter((e): e is string => !!e).map((e) => `e:${e.toLowerCase()}`), ...(keys.digits ?? []).filter((d): d is string => !!d).map((d) => `p:${d}`)];
+  const buckets = [...new Set(named.map(bucketOf))].sort((a, b) => a - b);
+  if (buckets.length === 0) return;
+  const base = (tenantId % 33_554_431) * MATCH_BUCKETS;
+  await tx.execute(sql`select count(pg_advisory_xact_lock(${MATCH_LOCK}::int, k)) from (select k from unnest(${`{${buckets.map((b) => base + b).join(',')}}`}::int[]) k order by k offset 0) s`);
+}
+
 /** api-contract §5: when no entry is marked primary, the first one is. */
 export function withPrimary<T extends { isPrimary?: boolean }>(items: T[]): (T & { isPrimary: boolean })[] {
   const anyPrimary = items.some((i) => i.isPrimary);

@@ -12,7 +12,7 @@ import { hiddenRequestTypes } from './requests.service.js';
 import * as repo from './contacts.repository.js';
 
 /** For other modules that write contacts or match them (privacy's merge and erase, attendance's guests). */
-export { phoneDigits, refreshSearchColumns } from './contacts.repository.js';
+export { lockMatchKeys, phoneDigits, refreshSearchColumns } from './contacts.repository.js';
 import type { ContactArrays } from './contacts.repository.js';
 import type { ContactSchema, CreateContactBody, UpdateContactBody } from './contacts.schemas.js';
 

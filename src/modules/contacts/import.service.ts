@@ -4,7 +4,7 @@ import { parseCsvRecords } from '../../lib/csv.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { validationMessage } from '../../lib/http-errors.js';
 import type { Principal } from '../../plugins/auth.js';
-import { phoneDigits, refreshSearchColumns } from './contacts.repository.js';
+import { lockMatchKeys, phoneDigits, refreshSearchColumns } from './contacts.repository.js';
 import * as repo from './import.repository.js';
 import { IMPORT_COLUMNS, ImportRowCheck, MAX_IMPORT_ROWS, type ImportRow, type ImportSummary } from './import.schemas.js';
 
@@ -120,6 +120,8 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
   const { tenantId } = actor;
   const emailKey = (r: NumberedRow) => r.email?.toLowerCase();
   const digitsKey = (r: NumberedRow) => (r.phone ? phoneDigits(r.phone) : undefined);
+  // Concurrent imports and quick guests of the same people match each other's new contacts (lockMatchKeys).
+  if (!dryRun) await lockMatchKeys(tx, tenantId, { emails: rows.map(emailKey), digits: rows.map(digitsKey) });
   const emailMatch = await repo.matchEmails(tx, unique(rows.map(emailKey)));
   const phoneMatch = await repo.matchPhones(tx, tenantId, unique(rows.map(digitsKey)));
   if (dryRun) {
