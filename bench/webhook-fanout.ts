@@ -91,7 +91,7 @@ async function main() {
     const { tenant, admin } = await createTenant(db, { slug: 'fanout', name: 'Fan-out Church', adminUsername: 'admin', adminPassword: 'bench-password-123' });
     await withTenant(db, tenant.id, async (tx) => {
       for (let w = 0; w < webhooks; w++) {
-        await insertWebhook(tx, tenant.id, { url: `http://127.0.0.1:${port}/hook/${w}`, events: ['*'], description: null, isActive: true, secretEncrypted: encryptSecret(newWebhookSecret(), config.jwtSecret) });
+        await insertWebhook(tx, tenant.id, { url: `http://127.0.0.1:${port}/hook/${w}`, events: ['*'], description: null, isActive: true, secretEncrypted: encryptSecret(newWebhookSecret(), config.jwtSecret), ownerUserId: admin.id });
       }
     });
     for (let start = 0; start < changes; start += 1000) {

@@ -20,8 +20,8 @@ describe('contact timeline', () => {
   beforeAll(async () => {
     t = await newTenant(ctx);
     b = await newTenant(ctx);
-    reader = await newUser(ctx, t, ['contacts:read']);
-    everything = await newUser(ctx, t, ['contacts:read', 'finance:read', 'tasks:read', 'care:read']);
+    reader = await newUser(ctx, t, ['contacts:read', 'groups:read', 'events:read', 'attendance:read']);
+    everything = await newUser(ctx, t, ['contacts:read', 'groups:read', 'events:read', 'attendance:read', 'finance:read', 'tasks:read', 'care:read']);
     group = await newGroup(ctx, t, { name: 'Riverside Fellowship' });
     const admin = api(ctx.app, t.admin.token);
     contactId = (await admin.post('/api/crm/contacts', { category: 'Person', person: { firstName: 'Tim', lastName: 'Line' } })).json().id;
@@ -81,6 +81,10 @@ describe('contact timeline', () => {
     expect(types).not.toContain('task.created');
     expect(body.data.filter((i: { type: string }) => i.type === 'request.created').map((i: { summary: string }) => i.summary)).toEqual(['Prayer request made']);
     expect(body.total).toBe(7);
+    // contacts:read alone: the contact's own changes and its (not confidential) requests.
+    const contactsOnly = await newUser(ctx, t, ['contacts:read']);
+    const own = (await timeline(contactsOnly, contactId, '?limit=100')).json();
+    expect(own.data.map((i: { type: string }) => i.type)).toEqual(['request.created', 'contact.status_changed', 'contact.updated', 'contact.created']);
   });
 
   it('401 without a token, 403 without contacts:read, 404 for an unknown contact or another tenant\'s', async () => {

@@ -40,7 +40,7 @@ describe('webhooks: happy paths', () => {
     expect(created.statusCode, created.body).toBe(201);
     const hook = created.json();
     expect(hook).toEqual({
-      id: expect.any(Number), url: receiver.url, events: ['contact.created'], description: 'CRM sync', isActive: true,
+      id: expect.any(Number), url: receiver.url, events: ['contact.created'], description: 'CRM sync', isActive: true, ownerUserId: t.admin.id,
       secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/), createdAt: expect.any(String), updatedAt: expect.any(String),
     });
     const read = (await a.get(`${W}/${hook.id}`)).json();

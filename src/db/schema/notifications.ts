@@ -132,6 +132,8 @@ export const webhooks = pgTable(
     description: text('description'),
     isActive: boolean('is_active').notNull().default(true),
     secretEncrypted: text('secret_encrypted').notNull(),
+    /** Whose permissions bound what it receives: the user who created or last changed it (no foreign key, as messages.created_by). */
+    ownerUserId: refId('owner_user_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

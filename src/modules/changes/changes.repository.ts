@@ -33,8 +33,8 @@ export interface AuditFilter {
 const localMidnight = (tenantId: number, date: SQL) =>
   sql`timezone((select t.time_zone from tenants t where t.id = ${tenantId}), (${date})::timestamp)`;
 
-function auditWhere(tenantId: number, f: AuditFilter): SQL {
-  const parts: SQL[] = [sql`c.tenant_id = ${tenantId}`];
+function auditWhere(tenantId: number, f: AuditFilter, readable: SQL): SQL {
+  const parts: SQL[] = [sql`c.tenant_id = ${tenantId}`, readable];
   if (f.entityType !== undefined) parts.push(sql`c.entity_type = ${f.entityType}`);
   if (f.entityId !== undefined) parts.push(sql`c.entity_id = ${f.entityId}`);
   if (f.actorUserId !== undefined) parts.push(sql`c.actor_user_id = ${f.actorUserId}`);
@@ -51,12 +51,13 @@ function auditWhere(tenantId: number, f: AuditFilter): SQL {
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
- * A page of changes, newest first (occurred_at, then id), with the actor's username, and the total
- * from a window count in the same statement (a page past the end counts separately). An entity
- * filter is served by changes_entity_idx, a time window by changes_occurred_idx.
+ * A page of the changes `readable` lets through (src/changes/readable.ts), newest first
+ * (occurred_at, then id), with the actor's username, and the total from a window count in the same
+ * statement (a page past the end counts separately). An entity filter is served by
+ * changes_entity_idx, a time window by changes_occurred_idx.
  */
-export async function pageAudit(tx: Db, tenantId: number, filter: AuditFilter, page: Page) {
-  const where = auditWhere(tenantId, filter);
+export async function pageAudit(tx: Db, tenantId: number, filter: AuditFilter, readable: SQL, page: Page) {
+  const where = auditWhere(tenantId, filter, readable);
   const rows = rowsOf<ChangeRow>(await tx.execute(sql`
     select c.id, c.type, c.occurred_at, c.actor_user_id, u.username, c.entity_type, c.entity_id, c.changes, c.data, count(*) over () as total
     from changes c
@@ -69,31 +70,16 @@ export async function pageAudit(tx: Db, tenantId: number, filter: AuditFilter, p
   return { rows, total: Number(total) };
 }
 
-export interface TimelineFilter {
-  /** Leave out contribution, pledge and batch changes (no finance:read). */
-  hideFinance: boolean;
-  /** Leave out task changes (no tasks:read). */
-  hideTasks: boolean;
-  /** Leave out changes marked data.confidential (no care:read). */
-  hideConfidential: boolean;
-}
-
-export const FINANCE_ENTITY_TYPES = ['contribution', 'pledge', 'batch'] as const;
-export const TASK_ENTITY_TYPES = ['task'] as const;
-
 /**
- * The changes about one contact: its own (entity contact) and every change carrying its id in
- * data.contactId (changes_entity_idx and changes_contact_idx, OR-ed), newest first.
+ * The changes about one contact that `readable` lets through: its own (entity contact) and every
+ * change carrying its id in data.contactId (changes_entity_idx and changes_contact_idx, OR-ed), newest first.
  */
-export async function pageTimeline(tx: Db, tenantId: number, contactId: number, filter: TimelineFilter, page: Page) {
-  const parts: SQL[] = [
+export async function pageTimeline(tx: Db, tenantId: number, contactId: number, readable: SQL, page: Page) {
+  const where = sql.join([
     sql`c.tenant_id = ${tenantId}`,
     sql`((c.entity_type = 'contact' and c.entity_id = ${contactId}) or (c.data -> 'contactId') = ${String(contactId)}::jsonb)`,
-  ];
-  const hidden = [...(filter.hideFinance ? FINANCE_ENTITY_TYPES : []), ...(filter.hideTasks ? TASK_ENTITY_TYPES : [])];
-  if (hidden.length) parts.push(sql`c.entity_type not in (${sql.join(hidden.map((t) => sql`${t}`), sql`, `)})`);
-  if (filter.hideConfidential) parts.push(sql`not (c.data @> '{"confidential": true}'::jsonb)`);
-  const where = sql.join(parts, sql` and `);
+    readable,
+  ], sql` and `);
   const rows = rowsOf<ChangeRow>(await tx.execute(sql`
     select c.id, c.type, c.occurred_at, c.entity_type, c.entity_id, c.changes, c.data, count(*) over () as total
     from changes c

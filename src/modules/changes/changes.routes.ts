@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CHANGE_READ_RULE } from '../../changes/readable.js';
 import { errors, IdParams, Paginated } from '../../lib/schemas.js';
 import type { ModuleOptions } from '../module.js';
 import { AuditItem, AuditQuery, TimelineItem, TimelineQuery } from './changes.schemas.js';
@@ -15,7 +16,7 @@ export const changesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       description:
         'Every recorded change of the tenant, newest first (occurredAt, then id). Filters combine with AND. ' +
         '`from`/`to` take a date (read in the tenant\'s time zone; `to` covers that whole day) or an ISO 8601 instant; both bounds are inclusive. ' +
-        'Giving amounts (`amount`, `…Amount` keys in changes and data) are left out for callers without finance:read.',
+        `Only the changes the caller may read: ${CHANGE_READ_RULE}`,
       querystring: AuditQuery,
       response: { 200: Paginated(AuditItem), ...errors(400, 401, 403) },
     },
@@ -28,8 +29,7 @@ export const changesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (ap
       tags: ['contacts'],
       description:
         'What happened to a person, newest first, from the change feed: changes of the contact itself and every change naming it ' +
-        '(memberships, requests, activities, attendance, tasks, giving …). Left out without the matching permission: contributions, ' +
-        'pledges and batches (finance:read), tasks (tasks:read), confidential items such as Counseling and Welfare requests (care:read).',
+        `(memberships, requests, activities, attendance, tasks, giving …), left out when the caller may not read them: ${CHANGE_READ_RULE}`,
       params: IdParams,
       querystring: TimelineQuery,
       response: { 200: Paginated(TimelineItem), ...errors(400, 401, 403, 404) },

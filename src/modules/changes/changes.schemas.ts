@@ -30,7 +30,7 @@ export const AuditItem = Type.Object({
   entity: Type.Object({ type: Type.String(), id: Type.Integer() }),
   changes: Nullable(Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() }))),
   data: Type.Record(Type.String(), Type.Unknown()),
-}, { description: 'A change. Without finance:read, every key named amount or ending in Amount is left out of changes and data.' });
+}, { description: 'A change the caller may read (see the route). Without finance:read, every key named amount or ending in Amount is left out of changes and data.' });
 export type AuditItem = Static<typeof AuditItem>;
 
 export const TimelineQuery = Type.Object(PageQueryProps);

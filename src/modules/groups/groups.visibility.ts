@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql, type AnyColumn, type Placeholder, type SQL } from 'drizzle-orm';
 import { perHandle, UNNAMED, type Db } from '../../db/client.js';
 import { groupCounts, groupMemberships, groups } from '../../db/schema/index.js';
+import type { ChangeReader } from '../../changes/readable.js';
 import type { Principal } from '../../plugins/auth.js';
 
 /**
@@ -26,7 +27,7 @@ const scopeQuery = perHandle((tx) =>
     .prepare(UNNAMED),
 );
 
-export async function loadGroupScope(tx: Db, auth: Principal): Promise<GroupScope> {
+export async function loadGroupScope(tx: Db, auth: Pick<Principal, 'tenantId' | 'contactId' | 'permissions'>): Promise<GroupScope> {
   if (auth.permissions.has('hierarchy:all')) return { all: true, ledPaths: [], memberGroupIds: [] };
   const rows = await scopeQuery(tx).execute({ tenantId: auth.tenantId, contactId: auth.contactId });
   const led = rows.filter((r) => r.role === 'Leader' || r.role === 'Assistant').map((r) => r.path);
@@ -149,4 +150,19 @@ export function isGroupVisible(scope: GroupScope, group: { id: number; path: str
 
 export function isGroupManageable(scope: GroupScope, group: { path: string }): boolean {
   return scope.all || scope.ledPaths.some((p) => group.path.startsWith(p));
+}
+
+/**
+ * A reader of the change feed (src/changes/readable.ts) for a principal, or for any active user
+ * (a webhook's owner, a notification's recipient): its permissions and this module's visibility
+ * rule for the groups changes name (a group that no longer exists is visible with hierarchy:all only).
+ */
+export async function changeReader(tx: Db, who: Pick<Principal, 'userId' | 'tenantId' | 'contactId' | 'permissions'>): Promise<ChangeReader> {
+  const scope = await loadGroupScope(tx, who);
+  return {
+    userId: who.userId,
+    contactId: who.contactId,
+    permissions: who.permissions,
+    groupVisible: (groupId) => sql`exists (select 1 from ${groups} where ${groups.tenantId} = ${who.tenantId} and ${groups.id} = ${groupId} and ${visibleGroupFilter(scope)})`,
+  };
 }

@@ -45,14 +45,21 @@ export const notificationsDocs: ModuleDocs = {
     visibility: VISIBILITY.tenant,
     description: 'The secret is shown in this answer only. A replay of its `Idempotency-Key` (24 hours) answers it again while the webhook exists; ' +
       'once the webhook is deleted the replay answers 410 (the stored answer withdrawn, its id and secret never handed back) and no webhook is created.',
-    errors: { 400: 'A URL that is not https, carries credentials or resolves to a private address; an unknown event type' },
+    errors: {
+      400: 'A URL that is not https, carries credentials or resolves to a private address; an unknown event type',
+      403: 'Without webhooks:write; or subscribing beyond the caller\'s permissions (`["*"]` needs audit:read, each type its module\'s read permission)',
+    },
     example: { url: 'https://hooks.example.org/parish', events: ['contact.created', 'contribution.created'], description: 'CRM sync' },
   },
   'GET /api/notifications/webhooks/:id': { summary: 'Read a webhook', visibility: VISIBILITY.tenant, errors: { 404: 'No webhook with this id in the tenant' } },
   'PUT /api/notifications/webhooks/:id': {
     summary: 'Update a webhook',
     visibility: VISIBILITY.tenant,
-    errors: { 400: 'A URL or event type as for create', 404: 'No webhook with this id in the tenant' },
+    errors: {
+      400: 'A URL or event type as for create',
+      403: 'Without webhooks:write; or the (new or kept) events go beyond the caller\'s permissions, as for create (the caller becomes the owner)',
+      404: 'No webhook with this id in the tenant',
+    },
     example: { isActive: false },
   },
   'DELETE /api/notifications/webhooks/:id': {

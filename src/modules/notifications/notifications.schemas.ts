@@ -152,6 +152,7 @@ export const WebhookSchema = Type.Object({
   events: Type.Array(Type.String()),
   description: Nullable(Type.String()),
   isActive: Type.Boolean(),
+  ownerUserId: Nullable(Type.Integer({ description: 'The user who created or last changed it: deliveries carry only what this user may read at the moment of sending (null: nobody, nothing is delivered)' })),
   createdAt: Instant,
   updatedAt: Instant,
 });

@@ -4,12 +4,16 @@ import { withTenant, type Db } from '../../db/client.js';
 import { enqueueJobs, type JobHandler } from '../../jobs/queue.js';
 import { effectivePreferences } from './inbox.service.js';
 import { insertNotifications } from './inbox.repository.js';
+import { readsOf } from './readers.js';
 import { NOTIFICATION_TYPES, type NotificationType } from './notifications.schemas.js';
 
 /**
  * Turns the changes of modules-contract §6 into in-app notifications and notification emails for
  * the people they concern, per each recipient's preferences. The actor of a change is never
- * notified of their own action. Emails leave through the `notifications.email` job.
+ * notified of their own action, and nobody is told of a change they may not read (the change
+ * feed's one rule, src/changes/readable.ts: e.g. a prayer request needs contacts:read, a missing
+ * report reports:read) — checked when the notification is made and again when its email is sent.
+ * Emails leave through the `notifications.email` job.
  */
 
 interface Plan {
@@ -164,8 +168,11 @@ export const notifySubscriber: ChangeSubscriber = {
   types: NOTIFICATION_TYPES,
   async handle(tx, change) {
     const plan = await planners[change.type as NotificationType]?.(tx, change);
-    const userIds = [...new Set(plan?.userIds ?? [])].filter((id) => Number.isSafeInteger(id) && id !== change.actorUserId);
-    if (!plan || userIds.length === 0) return;
+    const planned = [...new Set(plan?.userIds ?? [])].filter((id) => Number.isSafeInteger(id) && id !== change.actorUserId);
+    if (!plan || planned.length === 0) return;
+    const reads = await readsOf(tx, change.tenantId, planned, [change.id]);
+    const userIds = planned.filter((id) => reads.get(id)?.changeIds.has(change.id));
+    if (userIds.length === 0) return;
     const recipients = await rows<{ id: string | number; email: Record<string, boolean> | null; in_app: Record<string, boolean> | null }>(tx, sql`
       select u.id, p.email, p.in_app from users u
       left join notification_preferences p on p.tenant_id = u.tenant_id and p.user_id = u.id
@@ -190,11 +197,13 @@ export const notifySubscriber: ChangeSubscriber = {
 
 export const NOTIFICATION_EMAIL_JOB = 'notifications.email';
 
-/** Sends one notification email to a user: the user's email, else their contact's primary email. */
+/** Sends one notification email to a user who may still read its change: the user's email, else their contact's primary email. */
 export const notificationEmailJob: JobHandler = {
   async run(job, ctx) {
-    const { userId, subject, text } = job.payload as { userId: number; subject: string; text: string };
+    const { userId, subject, text, changeId } = job.payload as { userId: number; subject: string; text: string; changeId?: number };
     const to = await withTenant(ctx.db, job.tenantId, async (tx) => {
+      // Still allowed to read what it tells of (a user demoted since it was queued is not written to).
+      if (changeId !== undefined && !(await readsOf(tx, job.tenantId, [Number(userId)], [Number(changeId)])).get(Number(userId))?.changeIds.has(Number(changeId))) return null;
       const [row] = await rows<{ email: string | null }>(tx, sql`
         select coalesce(u.email, (select e.value from contact_emails e where e.tenant_id = u.tenant_id and e.contact_id = u.contact_id
           order by e.is_primary desc, e.position, e.id limit 1)) as email

@@ -2,13 +2,15 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { sql, type SQL } from 'drizzle-orm';
+import { redactChange } from '../../changes/readable.js';
 import { recordChanges } from '../../changes/recorder.js';
 import { CHANGE_TYPES } from '../../changes/types.js';
 import type { ChangeEvent, ChangeSubscriber } from '../../changes/subscribers.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { enqueueJobs, type Job, type JobHandler } from '../../jobs/queue.js';
 import type { WebhookItem } from './notifications.schemas.js';
-import { insertFanOutDeliveries } from './webhooks.repository.js';
+import { readsOf } from './readers.js';
+import { activeWebhooks, insertDeliveries } from './webhooks.repository.js';
 import { checkWebhookUrlShape, decryptSecret, isForbiddenAddress, safeLookup, signatureHeader } from './webhooks.security.js';
 
 export const WEBHOOK_DELIVER_JOB = 'webhooks.deliver';
@@ -35,10 +37,12 @@ export const webhookData = (w: Pick<WebhookItem, 'id' | 'url' | 'events' | 'isAc
 
 /**
  * Fans each change out into one delivery row (and one job) per active webhook of its tenant that
- * subscribes to its type; the subscriber runs in the change's tenant, so a webhook only ever
- * receives its own tenant's changes. `webhook.test` is delivered by the test route itself; the
- * other webhook.* changes (created, updated, deleted, secret_rotated, redelivered) may be
- * subscribed like any type (their data has the webhook's id, url and events, never its secret).
+ * subscribes to its type and whose owner may read it now (src/changes/readable.ts: a change the
+ * owner may not read gets no delivery at all, not even a row naming its type); the subscriber runs
+ * in the change's tenant, so a webhook only ever receives its own tenant's changes. `webhook.test`
+ * is delivered by the test route itself; the other webhook.* changes (created, updated, deleted,
+ * secret_rotated, redelivered) may be subscribed like any type (their data has the webhook's id,
+ * url and events, never its secret).
  */
 export const webhookFanOut: ChangeSubscriber = {
   name: 'webhooks.fan-out',
@@ -48,9 +52,18 @@ export const webhookFanOut: ChangeSubscriber = {
 };
 
 async function fanOut(tx: Db, changes: readonly ChangeEvent[]): Promise<void> {
-  const ids = await insertFanOutDeliveries(tx, changes[0].tenantId, changes);
-  await enqueueJobs(tx, changes[0].tenantId, deliveryJobs(ids));
+  const tenantId = changes[0].tenantId;
+  const hooks = (await activeWebhooks(tx, tenantId)).filter((w) => w.ownerUserId !== null);
+  if (hooks.length === 0) return;
+  const reads = await readsOf(tx, tenantId, hooks.map((w) => w.ownerUserId!), changes.map((c) => c.id));
+  const items = changes.flatMap((c) => hooks
+    .filter((w) => (w.events.includes('*') || w.events.includes(c.type)) && reads.get(w.ownerUserId!)?.changeIds.has(c.id))
+    .map((w) => ({ webhookId: w.id, changeId: c.id, type: c.type })));
+  await enqueueJobs(tx, tenantId, deliveryJobs(await insertDeliveries(tx, tenantId, items)));
 }
+
+/** Why a delivery is not sent: its owner may not read the change now (or is disabled, deleted, or none). */
+export const WITHHELD = "Withheld: the webhook's owner may not read this change now (or is disabled or gone)";
 
 interface DeliveryContext {
   id: string | number;
@@ -58,6 +71,7 @@ interface DeliveryContext {
   status: string;
   url: string;
   is_active: boolean;
+  owner_user_id: string | number | null;
   secret_encrypted: string;
   change_id: string | number;
   type: string;
@@ -127,16 +141,20 @@ function post(rawUrl: string, body: string, headers: Record<string, string>, pro
   });
 }
 
-/** Signs and sends one delivery. */
-function attempt(target: DeliveryContext, secret: string, production: boolean): Promise<Attempt> {
+/**
+ * Signs and sends one delivery: only when the owner may read the change at this moment (`permissions`
+ * set; null when not), with the fields the owner may read (redactChange).
+ */
+function attempt(target: DeliveryContext, permissions: ReadonlySet<string> | null, secret: string, production: boolean): Promise<Attempt> {
   if (!target.is_active && target.type !== 'webhook.test') return Promise.resolve({ ok: false, statusCode: null, error: 'The webhook is inactive' });
+  if (!permissions) return Promise.resolve({ ok: false, statusCode: null, error: WITHHELD });
   const body = JSON.stringify({
     id: Number(target.change_id),
     type: target.type,
     occurredAt: new Date(target.occurred_at).toISOString(),
     tenant: target.slug,
     entity: { type: target.entity_type, id: Number(target.entity_id) },
-    data: target.data,
+    data: redactChange(permissions, { data: target.data }).data,
   });
   const headers = { 'parish-signature': signatureHeader(secret, body, Math.floor(Date.now() / 1000)), 'parish-delivery': String(target.id) };
   return post(target.url, body, headers, production);
@@ -158,7 +176,7 @@ export const webhookDeliverJob: JobHandler = {
     const production = ctx.config.nodeEnv === 'production';
     const deliveryIds = jobs.map((j) => Number(j.payload.deliveryId));
     const targets = await withTenant(ctx.db, tenantId, (tx) => rows<DeliveryContext>(tx, sql`
-      select d.id, d.webhook_id, d.status, w.url, w.is_active, w.secret_encrypted, c.id as change_id, c.type, c.occurred_at, c.data, c.entity_type, c.entity_id, t.slug
+      select d.id, d.webhook_id, d.status, w.url, w.is_active, w.owner_user_id, w.secret_encrypted, c.id as change_id, c.type, c.occurred_at, c.data, c.entity_type, c.entity_id, t.slug
       from webhook_deliveries d
       join webhooks w on w.tenant_id = d.tenant_id and w.id = d.webhook_id
       join changes c on c.tenant_id = d.tenant_id and c.id = d.change_id
@@ -173,10 +191,17 @@ export const webhookDeliverJob: JobHandler = {
       const target = byId.get(deliveryIds[i]);
       return target && target.status === 'Pending' ? [{ job, target }] : [];
     });
-    const attempts = await Promise.all(pending.map(({ target }) => attempt(target, secretOf(target), production)));
+    // Re-checked now, not at fan-out: a demoted owner's queued and retried deliveries are withheld (Failed, never sent).
+    const owners = [...new Set(pending.flatMap(({ target }) => (target.owner_user_id === null ? [] : [Number(target.owner_user_id)])))];
+    const reads = await withTenant(ctx.db, tenantId, (tx) => readsOf(tx, tenantId, owners, pending.map(({ target }) => Number(target.change_id))));
+    const mayRead = (t: DeliveryContext) => {
+      const owner = t.owner_user_id === null ? undefined : reads.get(Number(t.owner_user_id));
+      return owner?.changeIds.has(Number(t.change_id)) ? owner.permissions : null;
+    };
+    const attempts = await Promise.all(pending.map(({ target }) => attempt(target, mayRead(target), secretOf(target), production)));
     const settled = pending.map(({ job, target }, i) => {
       const a = attempts[i];
-      const final = a.ok || a.statusCode === 410 || !target.is_active || job.attempts >= job.maxAttempts;
+      const final = a.ok || a.statusCode === 410 || !target.is_active || a.error === WITHHELD || job.attempts >= job.maxAttempts;
       return { job, target, attempt: a, final, status: a.ok ? 'Succeeded' : final ? 'Failed' : 'Pending', retryIn: final ? null : backoff(job.attempts) };
     });
     if (settled.length) {

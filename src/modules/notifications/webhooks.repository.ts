@@ -4,8 +4,8 @@ import { webhookDeliveries as d, webhooks as w } from '../../db/schema/index.js'
 import type { Page } from '../../lib/pagination.js';
 import type { WebhookDeliveryItem, WebhookItem } from './notifications.schemas.js';
 
-const columns = { id: w.id, url: w.url, events: w.events, description: w.description, isActive: w.isActive, createdAt: w.createdAt, updatedAt: w.updatedAt };
-type WebhookRow = { id: number; url: string; events: string[]; description: string | null; isActive: boolean; createdAt: Date; updatedAt: Date };
+const columns = { id: w.id, url: w.url, events: w.events, description: w.description, isActive: w.isActive, ownerUserId: w.ownerUserId, createdAt: w.createdAt, updatedAt: w.updatedAt };
+type WebhookRow = { id: number; url: string; events: string[]; description: string | null; isActive: boolean; ownerUserId: number | null; createdAt: Date; updatedAt: Date };
 const toItem = (r: WebhookRow): WebhookItem => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() });
 
 export async function pageWebhooks(tx: Db, tenantId: number, page: Page) {
@@ -19,12 +19,12 @@ export async function findWebhook(tx: Db, tenantId: number, id: number): Promise
   return row && toItem(row);
 }
 
-export async function insertWebhook(tx: Db, tenantId: number, values: { url: string; events: string[]; description: string | null; isActive: boolean; secretEncrypted: string }) {
+export async function insertWebhook(tx: Db, tenantId: number, values: { url: string; events: string[]; description: string | null; isActive: boolean; secretEncrypted: string; ownerUserId: number }) {
   const [row] = await tx.insert(w).values({ tenantId, ...values }).returning(columns);
   return toItem(row);
 }
 
-export async function updateWebhook(tx: Db, tenantId: number, id: number, values: Partial<{ url: string; events: string[]; description: string | null; isActive: boolean; secretEncrypted: string }>) {
+export async function updateWebhook(tx: Db, tenantId: number, id: number, values: Partial<{ url: string; events: string[]; description: string | null; isActive: boolean; secretEncrypted: string; ownerUserId: number }>) {
   const [row] = await tx.update(w).set({ ...values, updatedAt: sql`now()` }).where(and(eq(w.tenantId, tenantId), eq(w.id, id))).returning(columns);
   return row && toItem(row);
 }
@@ -60,18 +60,7 @@ export async function insertDeliveries(tx: Db, tenantId: number, items: { webhoo
   return rows.map((r) => r.id);
 }
 
-/**
- * One Pending delivery per change given and per active webhook of the tenant subscribed to its
- * type, in one statement; returns their ids (in change, then webhook order).
- */
-export async function insertFanOutDeliveries(tx: Db, tenantId: number, changes: readonly { id: number; type: string }[]): Promise<number[]> {
-  if (changes.length === 0) return [];
-  const result = await tx.execute(sql`
-    insert into webhook_deliveries (tenant_id, webhook_id, change_id, type)
-    select ${tenantId}::bigint, w.id, x.id, x.type
-    from jsonb_to_recordset(${JSON.stringify(changes.map((c) => ({ id: c.id, type: c.type })))}::jsonb) as x(id bigint, type text)
-    join webhooks w on w.tenant_id = ${tenantId} and w.is_active and (x.type = any(w.events) or '*' = any(w.events))
-    order by x.id, w.id
-    returning id`);
-  return (result as unknown as { rows: { id: string | number }[] }).rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+/** The tenant's active webhooks with what they subscribe to and whose permissions bound them (webhooks_active_idx). */
+export async function activeWebhooks(tx: Db, tenantId: number): Promise<{ id: number; events: string[]; ownerUserId: number | null }[]> {
+  return tx.select({ id: w.id, events: w.events, ownerUserId: w.ownerUserId }).from(w).where(and(eq(w.tenantId, tenantId), eq(w.isActive, true))).orderBy(w.id);
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { CHANGE_READ_RULE } from '../../changes/readable.js';
 import { errors, IdParams, NoContent, PageQuery, Paginated } from '../../lib/schemas.js';
 import type { ModuleOptions } from '../module.js';
 import {
@@ -15,13 +16,21 @@ const DELIVERY = 'Each delivery POSTs {id (the change id), type, occurredAt, ten
   'A 2xx within 10 s succeeds; otherwise it is retried after about 1 min, 5 min, 30 min, 2 h and 12 h, then Failed; a 410 Gone fails it at once ' +
   'and deactivates the webhook. At least once: receivers dedupe by id. Secrets are stored encrypted (AES-256-GCM, key derived from JWT_SECRET).';
 
+/** What a webhook may carry (issue 29): its owner's reading rights, checked at fan-out and again at each send. */
+const OWNER_RULE = 'A delivery never carries what the webhook\'s owner (ownerUserId: the user who created it or last changed it) could not read through ' +
+  'the API at the moment it is sent. Creating or changing a webhook makes the caller its owner and is 403 when it subscribes beyond the caller\'s ' +
+  'permissions: `["*"]` needs audit:read, each type its module\'s read permission. Each change is then delivered only when the owner may read it ' +
+  `(checked when the change is fanned out: no delivery row at all otherwise; and again when it is sent: a queued or retried delivery the owner may no ` +
+  `longer read, or whose owner is disabled or deleted, is not sent and ends Failed with lastError "Withheld: …"; a redelivery is checked the same way). ` +
+  `${CHANGE_READ_RULE} A webhook without an owner (created before owners were kept and never saved since) delivers nothing until a user saves it.`;
+
 /** Webhook subscriptions for every change type, their deliveries, test and redelivery (webhooks:write). */
 export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, options) => {
   const webhooks = createWebhooksService(options);
 
   app.get('/webhooks/events', {
     config: write,
-    schema: { tags, description: 'Every change type a webhook may subscribe to', response: { 200: Paginated(WebhookEventSchema), ...errors(401, 403) } },
+    schema: { tags, description: 'Every change type a webhook may subscribe to (subscribing to one also needs its module\'s read permission; see POST)', response: { 200: Paginated(WebhookEventSchema), ...errors(401, 403) } },
     handler: () => webhooks.events(),
   });
 
@@ -35,7 +44,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
     config: write,
     schema: {
       tags,
-      description: `The response alone carries the secret. URLs: https (http only to a loopback host outside production), no credentials; in production the host must resolve to public addresses only (checked here and again at every delivery). ${DELIVERY}`,
+      description: `The response alone carries the secret. URLs: https (http only to a loopback host outside production), no credentials; in production the host must resolve to public addresses only (checked here and again at every delivery). ${DELIVERY} ${OWNER_RULE}`,
       body: CreateWebhookBody,
       response: { 201: WebhookWithSecretSchema, ...errors(400, 401, 403) },
     },
@@ -50,7 +59,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
 
   app.put('/webhooks/:id', {
     config: write,
-    schema: { tags, params: IdParams, body: UpdateWebhookBody, response: { 200: WebhookSchema, ...errors(400, 401, 403, 404) } },
+    schema: { tags, description: `The caller becomes the owner: 403 when the (new or kept) events go beyond the caller's permissions. ${OWNER_RULE}`, params: IdParams, body: UpdateWebhookBody, response: { 200: WebhookSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => webhooks.update(request.auth, request.params.id, request.body),
   });
 
@@ -71,7 +80,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
 
   app.post('/webhooks/:id/test', {
     config: write,
-    schema: { tags, description: 'Records a webhook.test change and delivers it to this webhook only (even when inactive)', params: IdParams, response: { 202: WebhookDeliverySchema, ...errors(400, 401, 403, 404) } },
+    schema: { tags, description: 'Records a webhook.test change and delivers it to this webhook only (even when inactive; like every delivery, only while its owner holds webhooks:write and is active)', params: IdParams, response: { 202: WebhookDeliverySchema, ...errors(400, 401, 403, 404) } },
     handler: async (request, reply) => reply.status(202).send(await webhooks.test(request.auth, request.params.id)),
   });
 
@@ -83,7 +92,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
 
   app.post('/webhooks/deliveries/:id/redeliver', {
     config: write,
-    schema: { tags, description: 'Queues a new delivery of the same change (redeliveryOf names the original)', params: IdParams, response: { 202: WebhookDeliverySchema, ...errors(400, 401, 403, 404) } },
+    schema: { tags, description: 'Queues a new delivery of the same change (redeliveryOf names the original); sent only if the webhook\'s owner may read the change when it is sent', params: IdParams, response: { 202: WebhookDeliverySchema, ...errors(400, 401, 403, 404) } },
     handler: async (request, reply) => reply.status(202).send(await webhooks.redeliver(request.auth, request.params.id)),
   });
 };

@@ -1,9 +1,10 @@
 import { fieldChanges, recordChanges } from '../../changes/recorder.js';
-import { CHANGE_TYPE_CATALOG, isChangeType } from '../../changes/types.js';
+import { readPermissionOf } from '../../changes/readable.js';
+import { CHANGE_TYPE_CATALOG, isChangeType, type ChangeType } from '../../changes/types.js';
 import type { Config } from '../../config.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { enqueueJobs } from '../../jobs/queue.js';
-import { BadRequestError, NotFoundError } from '../../lib/errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import type { CreateWebhookBody, ListWebhookDeliveriesQuery, UpdateWebhookBody } from './notifications.schemas.js';
@@ -17,6 +18,23 @@ function normalizeEvents(events: string[]): string[] {
   const unknown = events.find((e) => !isChangeType(e));
   if (unknown !== undefined) throw new BadRequestError(`body/events has an unknown event type '${unknown}' (see GET /api/notifications/webhooks/events)`);
   return [...new Set(events)];
+}
+
+/**
+ * Whoever creates or changes a webhook becomes its owner, and may subscribe only to what they may
+ * read (src/changes/readable.ts): `*` needs audit:read (it is the whole audit feed), each type its
+ * module's read permission. 403 naming the permission. Finer limits (confidential items, invisible
+ * groups, a later demotion) are applied per delivery.
+ */
+function assertMaySubscribe(auth: Principal, events: readonly string[]): void {
+  if (events.includes('*')) {
+    if (!auth.permissions.has('audit:read')) throw new ForbiddenError('Subscribing to every change ("*") needs the audit:read permission');
+    return;
+  }
+  for (const type of events) {
+    const needed = readPermissionOf(type as ChangeType);
+    if (needed && !auth.permissions.has(needed)) throw new ForbiddenError(`Subscribing to ${type} needs the ${needed} permission`);
+  }
 }
 
 /** Webhook subscriptions and their deliveries (webhooks:write). */
@@ -49,10 +67,11 @@ export function createWebhooksService({ db, config }: { db: Db; config: Config }
 
     create: async (auth: Principal, body: CreateWebhookBody) => {
       const events = normalizeEvents(body.events);
+      assertMaySubscribe(auth, events);
       const url = await checkedUrl(body.url);
       const secret = newWebhookSecret();
       const webhook = await withTenant(db, auth, async (tx) => {
-        const row = await repo.insertWebhook(tx, auth.tenantId, { url, events, description: body.description ?? null, isActive: body.isActive ?? true, secretEncrypted: encryptSecret(secret, config.jwtSecret) });
+        const row = await repo.insertWebhook(tx, auth.tenantId, { url, events, description: body.description ?? null, isActive: body.isActive ?? true, secretEncrypted: encryptSecret(secret, config.jwtSecret), ownerUserId: auth.userId });
         await recordChanges(tx, auth, [{ type: 'webhook.created', entityId: row.id, data: webhookData(row) }]);
         return row;
       });
@@ -64,9 +83,11 @@ export function createWebhooksService({ db, config }: { db: Db; config: Config }
       const url = body.url === undefined ? undefined : await checkedUrl(body.url);
       return withTenant(db, auth, async (tx) => {
         const before = await existing(tx, auth, id);
-        const after = (await repo.updateWebhook(tx, auth.tenantId, id, { url, events, description: body.description, isActive: body.isActive }))!;
+        // The editor becomes the owner (else a user could point someone else's wider subscription at their own receiver).
+        assertMaySubscribe(auth, events ?? before.events);
+        const after = (await repo.updateWebhook(tx, auth.tenantId, id, { url, events, description: body.description, isActive: body.isActive, ownerUserId: auth.userId }))!;
         const sent = (key: 'url' | 'events' | 'description' | 'isActive') => (body[key] === undefined ? undefined : after[key]);
-        const diff = fieldChanges(before, { url: sent('url'), events: sent('events'), description: sent('description'), isActive: sent('isActive') });
+        const diff = fieldChanges(before, { url: sent('url'), events: sent('events'), description: sent('description'), isActive: sent('isActive'), ownerUserId: after.ownerUserId });
         if (diff) await recordChanges(tx, auth, [{ type: 'webhook.updated', entityId: id, changes: diff, data: webhookData(after) }]);
         return after;
       });

@@ -52,6 +52,15 @@ export function principalStatement(db: Db) {
   };
 }
 
+/** The active ones of `userIds`, each with its effective permissions (readers of the change feed acting without a request). */
+export async function findActivePrincipals(tx: Db, tenantId: number, userIds: readonly number[]): Promise<PrincipalRow[]> {
+  if (userIds.length === 0) return [];
+  return tx
+    .select({ id: users.id, tenantId: users.tenantId, contactId: users.contactId, username: users.username, permissions: permissionsOf })
+    .from(users)
+    .where(and(eq(users.tenantId, tenantId), inArray(users.id, [...userIds]), eq(users.status, 'Active')));
+}
+
 /** Login accepts the username or the email, case-insensitively. */
 export async function findUserByLogin(db: Db, tenantId: number, login: string): Promise<UserRow | undefined> {
   const value = login.toLowerCase();

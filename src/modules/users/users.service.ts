@@ -224,6 +224,16 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
  * user.created (and contact.created when the account came with a new contact). The actor is the
  * caller, or the new user itself for self-registration.
  */
+/**
+ * The active ones of `userIds` as they would stand behind a request now (permissions of their
+ * roles): who a webhook delivers for (its owner) and who a notification may reach. Disabled and
+ * deleted users are absent.
+ */
+export async function activeUsers(tx: Db, tenantId: number, userIds: readonly number[]): Promise<Map<number, Pick<Principal, 'userId' | 'tenantId' | 'contactId' | 'permissions'>>> {
+  const rows = await repo.findActivePrincipals(tx, tenantId, [...new Set(userIds)]);
+  return new Map(rows.map((r) => [r.id, { userId: r.id, tenantId: r.tenantId, contactId: r.contactId, permissions: new Set(r.permissions.filter(isPermission)) }]));
+}
+
 export function userCreatedChanges(
   user: { id: number; username: string; email: string | null; contactId: number; status: string },
   roleIds: number[],
