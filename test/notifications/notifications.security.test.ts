@@ -42,7 +42,7 @@ describe('notifications: authentication and permissions', () => {
 
   it('messages and templates need notifications:send; webhooks need webhooks:write; the inbox needs only a token', async () => {
     const member = await newUser(ctx, t, 'Member');
-    const sender = await newUser(ctx, t, ['notifications:send']);
+    const sender = await newUser(ctx, t, ['notifications:send', 'contacts:read']); // the recipient list also needs contacts:read
     const hooker = await newUser(ctx, t, ['webhooks:write']);
     for (const [method, url] of routes) {
       const payload = method === 'GET' || method === 'DELETE' ? undefined : {};

@@ -23,7 +23,8 @@ export const messagesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
       description: 'Queues an email to an audience and answers 202; jobs send it in batches of 50 in the background. Contacts are deduplicated; ' +
         'opted-out contacts (emailOptOut) and contacts without an email are skipped and counted; a group audience is the active members of the ' +
         'group and of the groups under it that the sender can see. Merge fields: {{firstName}}, {{lastName}}, {{churchName}}. ' +
-        'audience.listId names a saved list (search module), evaluated when the message is queued as the sender may see it (404 when the list is neither theirs nor shared).',
+        'audience.listId names a saved list (search module), evaluated when the message is queued as the sender may see it (404 when the list is neither theirs nor shared). ' +
+        'The audience follows the sender\'s reading rights: contactIds and listId need contacts:read, groupIds groups:read (403 otherwise).',
       body: CreateMessageBody,
       response: { 202: MessageAcceptedSchema, ...errors(400, 401, 403, 404) },
     },
@@ -44,7 +45,7 @@ export const messagesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
 
   app.get('/messages/:id/deliveries', {
     config: send,
-    schema: { tags, description: 'One row per recipient, in queue order', params: IdParams, querystring: ListMessageDeliveriesQuery, response: { 200: Paginated(MessageDeliverySchema), ...errors(400, 401, 403, 404) } },
+    schema: { tags, description: 'One row per recipient, in queue order. Names and addresses are contact data: also needs contacts:read (403 without it).', params: IdParams, querystring: ListMessageDeliveriesQuery, response: { 200: Paginated(MessageDeliverySchema), ...errors(400, 401, 403, 404) } },
     handler: (request) => messages.deliveries(request.auth, request.params.id, request.query),
   });
 

@@ -1,7 +1,7 @@
 import { recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { enqueueJob } from '../../jobs/queue.js';
-import { BadRequestError, NotFoundError } from '../../lib/errors.js';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { visibleGroup } from '../groups/groups.access.js';
@@ -25,6 +25,9 @@ export function createMessagesService({ db }: { db: Db }) {
     create: (auth: Principal, body: CreateMessageBody) => {
       const { contactIds = [], groupIds = [], listId } = body.audience;
       if (contactIds.length === 0 && groupIds.length === 0 && listId === undefined) throw new BadRequestError('body/audience must name at least one of contactIds, groupIds, listId');
+      // An audience reaches people only through what the sender may read (else 404 vs 202 and the deliveries would tell which ids exist and their addresses).
+      if ((contactIds.length > 0 || listId !== undefined) && !auth.permissions.has('contacts:read')) throw new ForbiddenError('An audience of contactIds or a listId needs the contacts:read permission');
+      if (groupIds.length > 0 && !auth.permissions.has('groups:read')) throw new ForbiddenError('An audience of groupIds needs the groups:read permission');
       if (body.subject !== undefined) assertMergeFields(body.subject, 'body/subject');
       if (body.body !== undefined) assertMergeFields(body.body, 'body/body');
       return withTenant(db, auth, async (tx) => {
@@ -65,8 +68,10 @@ export function createMessagesService({ db }: { db: Db }) {
 
     get: (auth: Principal, id: number) => withTenant(db, auth, (tx) => existingMessage(tx, auth, id)),
 
+    /** The recipient list is contact data (names and addresses): also contacts:read. */
     deliveries: (auth: Principal, id: number, query: ListMessageDeliveriesQuery) =>
       withTenant(db, auth, async (tx) => {
+        if (!auth.permissions.has('contacts:read')) throw new ForbiddenError('The recipient list of a message needs the contacts:read permission');
         await existingMessage(tx, auth, id);
         const page = toPage(query);
         const { items, total } = await repo.pageDeliveries(tx, auth.tenantId, id, query.status, page);
