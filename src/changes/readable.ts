@@ -29,6 +29,7 @@ export const ENTITY_READ_PERMISSION: Record<EntityType, Permission | null> = {
   relationship: 'contacts:read',
   request: 'contacts:read',
   saved_list: 'contacts:read',
+  household: 'contacts:read',
   group: 'groups:read',
   group_category: 'groups:read',
   membership: 'groups:read',
@@ -126,7 +127,7 @@ export function redactChange<T extends { data: Record<string, unknown>; changes?
 /** The rule in words, for the OpenAPI descriptions of every reader (audit, timeline, webhooks, export). */
 export const CHANGE_READ_RULE =
   'A change is shown only to a principal who could read its record through the API at that moment: the read permission of its module ' +
-  '(contacts, relationships, requests and saved lists contacts:read; groups, categories, memberships and membership requests groups:read; ' +
+  '(contacts, relationships, requests, households and saved lists contacts:read; groups, categories, memberships and membership requests groups:read; ' +
   'events and registrations events:read; attendance, check-ins, services and sessions attendance:read; contributions, batches, pledges and funds finance:read; ' +
   'tasks, pipelines, cards and automations tasks:read; reports and report templates reports:read; messages and message templates notifications:send; ' +
   'users users:read; roles roles:read; webhooks webhooks:write; tenant settings any user), care:read for confidential ones (confidential tasks, ' +
