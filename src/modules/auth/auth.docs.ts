@@ -5,7 +5,11 @@ export const authDocs: ModuleDocs = {
   'POST /api/auth/login': {
     summary: 'Log in',
     description: '`churchName` is the tenant slug; `username` may also be the user\'s email. Answers an access token (JWT, 15 minutes) and a ' +
-      'refresh token (opaque, 30 days, single use), with the user\'s role names and permission keys.',
+      'refresh token (opaque, 30 days, single use), with the user\'s role names and permission keys.\n\n' +
+      '**Two forms of the refresh token.** API clients get it in the body (`refreshToken`). A browser application (the console) sends ' +
+      '`refreshCookie: true`: the token is then set as the cookie `parish_refresh` (`HttpOnly; SameSite=Strict; Path=/api/auth`, `Secure` ' +
+      'except on a loopback address outside production, 30 days) and left out of the body, so JavaScript never sees it; refresh and logout ' +
+      'read it from the cookie when their body has no `refreshToken`.',
     errors: {
       401: 'Invalid credentials (unknown church, unknown user, wrong password or disabled account alike)',
       429: 'More than 10 failed logins for the account in 15 minutes, or too many requests from the address',
@@ -14,13 +18,16 @@ export const authDocs: ModuleDocs = {
   },
   'POST /api/auth/refresh': {
     summary: 'Exchange a refresh token for new tokens',
-    description: 'Rotation: the answer carries a NEW refresh token and the old one stops working. Reusing a rotated token revokes its whole family (every token of that login).',
-    errors: { 401: 'Unknown, expired, revoked or already used refresh token' },
+    description: 'Rotation: the answer carries a NEW refresh token and the old one stops working. Reusing a rotated token revokes its whole family (every token of that login).\n\n' +
+      'The token comes from the body (`refreshToken`, answered in the body) or, with the body `{}`, from the `parish_refresh` cookie ' +
+      '(answered as a new cookie; a refused cookie is cleared). See login.',
+    errors: { 401: 'Unknown, expired, revoked or already used refresh token, or none sent' },
     example: { refreshToken: 'c0ffee…the opaque token from login' },
   },
   'POST /api/auth/logout': {
     summary: 'Log out',
-    description: 'Revokes the refresh token\'s family (this login session); an unknown token is not an error.',
+    description: 'Revokes the refresh token\'s family (this login session); an unknown token is not an error. ' +
+      'With the body `{}` the token is read from the `parish_refresh` cookie, and the cookie is cleared.',
     example: { refreshToken: 'c0ffee…the opaque token from login' },
   },
   'POST /api/auth/forgot-password': {

@@ -1,11 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { BadRequestError } from '../../lib/errors.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BadRequestError, UnauthorizedError } from '../../lib/errors.js';
 import { errors, NoContent } from '../../lib/schemas.js';
 import type { ModuleOptions } from '../module.js';
 import {
   ForgotPasswordBody, LoginBody, MessageResponse, RefreshBody, RegisterBody, RegisterResponse,
   ResetPasswordBody, ResetPasswordParams, TokenResponse,
 } from './auth.schemas.js';
+import { clearRefreshCookie, readRefreshCookie, setRefreshCookie } from './auth.cookie.js';
+import { REFRESH_TTL_MS } from './auth.service.js';
 
 /** /api/auth/* and POST /api/register: all public (api-contract §3). */
 export const authRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { auth, config }) => {
@@ -15,25 +18,46 @@ export const authRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, 
   // in-memory store, so a shared `groupId` would not actually share the count.
   const perIp = app.rateLimit({ max: rateLimit.ipPerMinute, timeWindow: '1 minute' });
   const tags = ['auth'];
+  const cookieMaxAge = REFRESH_TTL_MS / 1000;
+  /** The console's form: the refresh token goes into the cookie and out of the body. */
+  const intoCookie = <T extends { refreshToken: string }>(request: FastifyRequest, reply: FastifyReply, { refreshToken, ...rest }: T) => {
+    setRefreshCookie(request, reply, config.nodeEnv, refreshToken, cookieMaxAge);
+    return rest;
+  };
 
   app.post('/auth/login', {
     config: { public: true },
     onRequest: perIp,
     schema: { tags, security: [], body: LoginBody, response: { 200: TokenResponse, ...errors(400, 401, 429) } },
-    handler: (request) => auth.login(request.body),
+    handler: async (request, reply) => {
+      const tokens = await auth.login(request.body);
+      return request.body.refreshCookie ? intoCookie(request, reply, tokens) : tokens;
+    },
   });
 
   app.post('/auth/refresh', {
     config: { public: true },
     schema: { tags, security: [], body: RefreshBody, response: { 200: TokenResponse, ...errors(400, 401) } },
-    handler: (request) => auth.refresh(request.body.refreshToken),
+    handler: async (request, reply) => {
+      if (request.body.refreshToken !== undefined) return auth.refresh(request.body.refreshToken);
+      const cookie = readRefreshCookie(request);
+      if (!cookie) throw new UnauthorizedError('No refresh token: send refreshToken in the body or the parish_refresh cookie');
+      try {
+        return intoCookie(request, reply, await auth.refresh(cookie));
+      } catch (err) {
+        clearRefreshCookie(request, reply, config.nodeEnv);
+        throw err;
+      }
+    },
   });
 
   app.post('/auth/logout', {
     config: { public: true },
     schema: { tags, security: [], body: RefreshBody, response: { 204: NoContent, ...errors(400) } },
     handler: async (request, reply) => {
-      await auth.logout(request.body.refreshToken);
+      const token = request.body.refreshToken ?? readRefreshCookie(request);
+      if (token !== undefined) await auth.logout(token);
+      if (request.body.refreshToken === undefined) clearRefreshCookie(request, reply, config.nodeEnv);
       return reply.status(204).send(null);
     },
   });

@@ -9,12 +9,15 @@ export const LoginBody = Body({
   username: Type.String({ minLength: 1, maxLength: 254, description: 'Username or email' }),
   password: Type.String({ minLength: 1, maxLength: 256 }),
   churchName: ChurchName,
+  refreshCookie: Type.Optional(Type.Boolean({
+    description: 'true: the refresh token is set as an HttpOnly cookie scoped to /api/auth instead of being returned in the body (the console)',
+  })),
 });
 export type LoginBody = Static<typeof LoginBody>;
 
 export const TokenResponse = Type.Object({
   accessToken: Type.String(),
-  refreshToken: Type.String(),
+  refreshToken: Type.Optional(Type.String({ description: 'Absent when the refresh token was set as the `parish_refresh` cookie' })),
   expiresIn: Type.Integer({ description: 'Access token lifetime in seconds' }),
   user: Type.Object({
     id: Id,
@@ -26,7 +29,9 @@ export const TokenResponse = Type.Object({
   }),
 });
 
-export const RefreshBody = Body({ refreshToken: OpaqueToken });
+export const RefreshBody = Body({
+  refreshToken: Type.Optional({ ...OpaqueToken, description: 'Omit (send `{}`) to use the `parish_refresh` cookie' }),
+});
 export type RefreshBody = Static<typeof RefreshBody>;
 
 export const ForgotPasswordBody = Body({

@@ -17,7 +17,7 @@ import * as repo from './auth.repository.js';
 import { createFailureThrottle } from './auth.throttle.js';
 import type { ForgotPasswordBody, LoginBody, RegisterBody } from './auth.schemas.js';
 
-const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
+export const REFRESH_TTL_MS = 30 * 24 * 3600 * 1000;
 const RESET_TTL_MS = 3600 * 1000;
 const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 
@@ -124,7 +124,7 @@ export function createAuthService({ db, mailer, publicUrl, rateLimit, signAccess
     if (tenant && user?.email && user.status === 'Active') {
       const reset = newOpaqueToken();
       await repo.insertResetToken(db, { tenantId: tenant.id, userId: user.id, tokenHash: reset.hash, expiresAt: new Date(Date.now() + RESET_TTL_MS) });
-      const link = `${publicUrl}/reset-password/${reset.token}`;
+      const link = `${publicUrl}/reset-password/${reset.token}?church=${encodeURIComponent(tenant.slug)}`;
       // Not awaited: the answer must not wait on (or reveal) the mail server.
       void mailer
         .send({ to: user.email, subject: 'Reset your Parish password', text: `To choose a new password, open ${link}\nThe link works once, for one hour.` })

@@ -147,7 +147,8 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
 
   /** Not awaited: the account exists either way, and an admin can invite again through forgot-password. */
   function sendInvitation(to: string, username: string, slug: string, token: string) {
-    const link = `${config.publicUrl}/reset-password/${token}`;
+    // The console's page at this path (console/src/features/auth) reads the church from the query.
+    const link = `${config.publicUrl}/reset-password/${token}?church=${encodeURIComponent(slug)}`;
     const text =
       `An account has been created for you in Parish (church "${slug}", username "${username}").\n` +
       `To choose your password, open ${link}\nThe link works once, for 7 days.`;
