@@ -8,6 +8,7 @@ import type { Db } from './db/client.js';
 import type { ReplicaSet } from './db/replicas.js';
 import { logMailer, smtpMailer, type Mailer } from './lib/mailer.js';
 import { accessTokenSigner, authPlugin } from './plugins/auth.js';
+import { consolePlugin } from './plugins/console.js';
 import { contentTypesPlugin } from './plugins/content-types.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const options: ModuleOptions = { db, config, mailer, auth, replicas: deps.replicas };
   for (const module of MODULES) await app.register(module.routes, { prefix: module.prefix, ...options });
+  await app.register(consolePlugin);
 
   const worker = createWorker({
     db, mailer, config, log: app.log,

@@ -1,0 +1,2 @@
+export { SetPasswordPage } from './SetPasswordPage';
+export { SignInPage } from './SignInPage';

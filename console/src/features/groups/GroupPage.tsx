@@ -1,0 +1,62 @@
+import { Anchor, Badge, Breadcrumbs, Card, Group, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { Link, useParams } from 'react-router';
+import { ErrorAlert, Loading, Page, useFormat, useSignedIn } from '../../shared';
+import { useGroup } from './api';
+
+/** A group's page: where it sits, its sub-groups and its members. */
+export function GroupPage() {
+  const id = Number(useParams().id);
+  const f = useFormat();
+  const { can } = useSignedIn();
+  const group = useGroup(id);
+  if (group.isPending) return <Page title="Group"><Loading /></Page>;
+  if (group.isError) return <Page title="Group"><ErrorAlert error={group.error} /></Page>;
+  const g = group.data;
+  const address = [g.address.street, g.address.city, g.address.country].filter(Boolean).join(', ');
+
+  return (
+    <Page title={g.name}>
+      <Breadcrumbs>
+        <Anchor component={Link} to="/groups">Groups</Anchor>
+        {g.parent && <Anchor component={Link} to={`/groups/${g.parent.id}`}>{g.parent.name}</Anchor>}
+        <Text>{g.name}</Text>
+      </Breadcrumbs>
+      <Group gap="xs">
+        <Badge variant="light">{g.category.name}</Badge>
+        <Badge variant="light" color="gray">{g.privacy}</Badge>
+        <Text size="sm">{f.number(g.memberCount)} active {g.memberCount === 1 ? 'member' : 'members'}</Text>
+      </Group>
+      {(g.details || address) && <Text>{[g.details, address].filter(Boolean).join(' · ')}</Text>}
+      <SimpleGrid cols={{ base: 1, md: g.children.length ? 2 : 1 }}>
+        <Card withBorder component="section" aria-label="Members">
+          <Title order={2} size="h4" mb="xs">Members</Title>
+          {g.members.length === 0 ? <Text c="dimmed">No members yet. Add people from their page.</Text> : (
+            <Table.ScrollContainer minWidth={280}>
+              <Table stickyHeader>
+                <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Role</Table.Th></Table.Tr></Table.Thead>
+                <Table.Tbody>
+                  {g.members.map((m) => (
+                    <Table.Tr key={m.id}>
+                      <Table.Td>
+                        {can('contacts:read')
+                          ? <Anchor component={Link} to={`/people/${m.contactId}`}>{m.contact.firstName} {m.contact.lastName}</Anchor>
+                          : `${m.contact.firstName} ${m.contact.lastName}`}
+                      </Table.Td>
+                      <Table.Td>{m.role}{m.isActive ? '' : ' (inactive)'}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Card>
+        {g.children.length > 0 && (
+          <Card withBorder component="section" aria-label="Sub-groups">
+            <Title order={2} size="h4" mb="xs">Sub-groups</Title>
+            {g.children.map((c) => <Text key={c.id}><Anchor component={Link} to={`/groups/${c.id}`}>{c.name}</Anchor> · {c.category.name}</Text>)}
+          </Card>
+        )}
+      </SimpleGrid>
+    </Page>
+  );
+}

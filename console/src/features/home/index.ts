@@ -1,0 +1,3 @@
+import '@mantine/charts/styles.css';
+
+export { HomePage } from './HomePage';

@@ -1,0 +1,1 @@
+export { PeopleRoutes } from './PeopleRoutes';

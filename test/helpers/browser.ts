@@ -1,0 +1,84 @@
+import AxeBuilder from '@axe-core/playwright';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
+import type { TestContext } from './app.js';
+import { setupTestApp } from './app.js';
+
+/** Debian's Chromium (.ci/run installs it when absent); CHROMIUM_PATH points elsewhere. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = fs.existsSync(CHROMIUM);
+if (!hasChromium && process.env.CI === 'true') throw new Error(`Chromium is missing at ${CHROMIUM}: the console's browser tests cannot run (apt-get install chromium)`);
+if (!hasChromium) console.warn(`Chromium is missing at ${CHROMIUM}: skipping the console's browser tests (set CI=true to fail instead)`);
+
+/** describe, or describe.skip without Chromium. */
+export const describeInBrowser = hasChromium ? describe : describe.skip;
+
+export const SCREENSHOTS = 'test-results/console';
+
+export interface BrowserContext extends TestContext {
+  browser: Browser;
+  /** The server's origin, e.g. http://127.0.0.1:41234 */
+  origin: string;
+}
+
+/**
+ * A real server (the app on this file's test database, listening on a free loopback port) serving
+ * the built console, and one Chromium for the whole file. Builds the console first when it changed.
+ */
+export function setupBrowser(): BrowserContext {
+  // Before the app is built: the app registers the console's files it finds.
+  beforeAll(() => {
+    if (hasChromium) execFileSync(process.execPath, ['scripts/build-console.mjs'], { stdio: 'inherit' });
+  }, 300_000);
+  const ctx = setupTestApp() as BrowserContext;
+  beforeAll(async () => {
+    if (!hasChromium) return;
+    await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    ctx.origin = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+    ctx.browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 300_000);
+  afterAll(async () => {
+    await ctx.browser?.close();
+  });
+  return ctx;
+}
+
+/** A fresh browser context (its own cookies and storage) and page at desktop width. */
+export async function newPage(ctx: BrowserContext): Promise<Page> {
+  const context = await ctx.browser.newContext({ baseURL: ctx.origin, viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return page;
+}
+
+/**
+ * Checks the screen with axe (no serious or critical violation, console.md "Quality bars") and
+ * writes its screenshots at 360 px and 1280 px wide into test-results/console/.
+ */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
+  const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
+  await page.mouse.move(0, 0); // no hover effects (tooltips) in the pictures
+  for (const width of [360, 1280]) {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 800 });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${SCREENSHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(viewport);
+}
+
+/** Signs in through the sign-in screen and waits for Home. */
+export async function signIn(page: Page, church: string, username: string, password: string): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Church').fill(church);
+  await page.getByLabel('Username or email').fill(username);
+  await page.getByLabel(/^Password/).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Home' }).waitFor();
+}
