@@ -60,11 +60,11 @@ export async function newPage(ctx: BrowserContext): Promise<Page> {
  * writes its screenshots at 360 px and 1280 px wide into test-results/console/.
  */
 export async function checkScreen(page: Page, name: string): Promise<void> {
+  await page.mouse.move(0, 0); // no hover state (tooltips, hovered links) in the check or the pictures
   const { violations } = await new AxeBuilder({ page }).analyze();
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`), `axe on ${name}`).toEqual([]);
   const viewport = page.viewportSize() ?? { width: 1280, height: 800 };
-  await page.mouse.move(0, 0); // no hover effects (tooltips) in the pictures
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: width === 360 ? 780 : 800 });
     await page.waitForTimeout(150);

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { createBrowserRouter, Navigate, useLocation } from 'react-router';
-import { SetPasswordPage, SignInPage } from '../features/auth';
+import { ForgotPasswordPage, SetPasswordPage, SignInPage } from '../features/auth';
 import { Loading, useSession } from '../shared';
 import { NoAccess, NotFound } from './NotFound';
 import { Shell } from './Shell';
@@ -46,6 +46,7 @@ function area(Screen: LazyExoticComponent<ComponentType>, permission?: string) {
 
 export const router = createBrowserRouter([
   { path: '/sign-in', element: <SignedOut><SignInPage /></SignedOut> },
+  { path: '/forgot-password', element: <SignedOut><ForgotPasswordPage /></SignedOut> },
   { path: '/reset-password/:token', element: <SetPasswordPage /> },
   {
     element: <SignedIn />,

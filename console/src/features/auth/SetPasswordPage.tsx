@@ -41,11 +41,11 @@ export function SetPasswordPage() {
   return (
     <AuthFrame title="Choose your password">
       <Text size="sm">Your email gave your church and username. The new password needs at least 8 characters.</Text>
-      <form onSubmit={submit}>
+      <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label="Church" required value={churchName} onChange={(e) => setChurch(e.currentTarget.value)} autoComplete="organization" />
           <TextInput label="Username" required value={username} onChange={(e) => setUsername(e.currentTarget.value)} autoComplete="username" autoFocus />
-          <PasswordInput label="New password" required minLength={8} value={password} error={passwordError}
+          <PasswordInput label="New password" required value={password} error={passwordError}
             onChange={(e) => setPassword(e.currentTarget.value)} autoComplete="new-password" />
           <PasswordInput label="Repeat the new password" required value={repeat} error={mismatch}
             onChange={(e) => setRepeat(e.currentTarget.value)} autoComplete="new-password" />

@@ -1,6 +1,6 @@
-import { Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { CHURCH_KEY, ErrorAlert, useSession } from '../../shared';
 
 /** Sign in: church (remembered on this device), username or email, password. */
@@ -42,6 +42,7 @@ export function SignInPage() {
           <Button type="submit" loading={busy}>Sign in</Button>
         </Stack>
       </form>
+      <Anchor component={Link} to="/forgot-password" size="sm">Forgot your password?</Anchor>
     </AuthFrame>
   );
 }
@@ -54,9 +55,6 @@ export function AuthFrame({ title, children }: { title: string; children: React.
         <Stack>
           <Title order={1} size="h2">{title}</Title>
           {children}
-          <Text size="xs" c="dimmed">
-            Parish · <Anchor href="/api/docs" size="xs">API documentation</Anchor>
-          </Text>
         </Stack>
       </Paper>
     </Center>

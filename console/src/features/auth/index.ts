@@ -1,2 +1,3 @@
+export { ForgotPasswordPage } from './ForgotPasswordPage';
 export { SetPasswordPage } from './SetPasswordPage';
 export { SignInPage } from './SignInPage';

@@ -1,13 +1,13 @@
-import { Anchor, Badge, Breadcrumbs, Card, Group, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Breadcrumbs, Card, Group, SimpleGrid, Text, Title } from '@mantine/core';
 import { Link, useParams } from 'react-router';
-import { ErrorAlert, Loading, Page, useFormat, useSignedIn } from '../../shared';
+import { ErrorAlert, Loading, Page, useFormat } from '../../shared';
 import { useGroup } from './api';
+import { Members } from './Members';
 
 /** A group's page: where it sits, its sub-groups and its members. */
 export function GroupPage() {
   const id = Number(useParams().id);
   const f = useFormat();
-  const { can } = useSignedIn();
   const group = useGroup(id);
   if (group.isPending) return <Page title="Group"><Loading /></Page>;
   if (group.isError) return <Page title="Group"><ErrorAlert error={group.error} /></Page>;
@@ -30,25 +30,7 @@ export function GroupPage() {
       <SimpleGrid cols={{ base: 1, md: g.children.length ? 2 : 1 }}>
         <Card withBorder component="section" aria-label="Members">
           <Title order={2} size="h4" mb="xs">Members</Title>
-          {g.members.length === 0 ? <Text c="dimmed">No members yet. Add people from their page.</Text> : (
-            <Table.ScrollContainer minWidth={280}>
-              <Table stickyHeader>
-                <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Role</Table.Th></Table.Tr></Table.Thead>
-                <Table.Tbody>
-                  {g.members.map((m) => (
-                    <Table.Tr key={m.id}>
-                      <Table.Td>
-                        {can('contacts:read')
-                          ? <Anchor component={Link} to={`/people/${m.contactId}`}>{m.contact.firstName} {m.contact.lastName}</Anchor>
-                          : `${m.contact.firstName} ${m.contact.lastName}`}
-                      </Table.Td>
-                      <Table.Td>{m.role}{m.isActive ? '' : ' (inactive)'}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )}
+          <Members group={g} />
         </Card>
         {g.children.length > 0 && (
           <Card withBorder component="section" aria-label="Sub-groups">

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../shared';
 
 /** Most groups a tree shows before it asks for a search instead (10 pages of the combo list). */
@@ -29,3 +29,27 @@ export function useGroup(id: number, enabled = true) {
 }
 
 export type GroupDetail = NonNullable<ReturnType<typeof useGroup>['data']>;
+
+/** People to add to a group, by name, email or phone digits. */
+export function usePersonChoices(q: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['groups', 'person-choices', q], enabled: enabled && q.trim().length > 0,
+    queryFn: () => unwrap(api.GET('/api/crm/contacts', { params: { query: { q: q.trim(), category: 'Person', limit: 15 } } })),
+  });
+}
+
+export type Role = 'Leader' | 'Assistant' | 'Member';
+
+/** Membership writes of a group's page; each refreshes the group. */
+export function useMembershipActions(groupId: number) {
+  const client = useQueryClient();
+  const onSuccess = () => client.invalidateQueries({ queryKey: ['groups'] });
+  return {
+    add: useMutation({ onSuccess, mutationFn: (contactId: number) => unwrap(api.POST('/api/groups/membership', { body: { groupId, contactId, role: 'Member' } })) }),
+    setRole: useMutation({
+      onSuccess,
+      mutationFn: ({ id, role }: { id: number; role: Role }) => unwrap(api.PUT('/api/groups/membership/{id}', { params: { path: { id } }, body: { role } })),
+    }),
+    remove: useMutation({ onSuccess, mutationFn: (id: number) => unwrap(api.DELETE('/api/groups/membership/{id}', { params: { path: { id } } })) }),
+  };
+}
