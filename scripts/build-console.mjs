@@ -43,9 +43,17 @@ export async function buildConsole({ force = false, logLevel = 'warn' } = {}) {
   const previous = await fs.readFile(stamp, 'utf8').catch(() => '');
   const built = await fs.stat(path.join(outDir, 'index.html')).then(() => true, () => false);
   if (!force && built && previous === hash) return false;
+  // React's production build whatever NODE_ENV the caller runs with (tests run with NODE_ENV=test).
+  process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
-  await build({ configFile: path.join(root, 'console/vite.config.ts'), logLevel });
-  await fs.writeFile(stamp, hash);
+  // Built beside, then swapped in: two test files building at once never see a half-emptied folder.
+  const staging = `${outDir}.${process.pid}`;
+  await build({ configFile: path.join(root, 'console/vite.config.ts'), mode: 'production', logLevel, build: { outDir: staging, emptyOutDir: true } });
+  await fs.writeFile(path.join(staging, '.source-hash'), hash);
+  const old = `${outDir}.old.${process.pid}`;
+  await fs.rename(outDir, old).catch(() => undefined);
+  await fs.rename(staging, outDir);
+  await fs.rm(old, { recursive: true, force: true });
   return true;
 }
 

@@ -29,7 +29,7 @@ describeInBrowser('the console: journeys', { timeout: 180_000 }, () => {
 
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'People' }).click();
     await page.getByLabel('Search people').fill('418 903');
-    await page.getByText('1 people').waitFor();
+    await page.getByText('1 person', { exact: true }).waitFor();
     await expect(page.getByRole('link', { name: 'Samuel Okello' }).count()).resolves.toBe(0);
     await checkScreen(page, 'people-list');
     await page.getByRole('link', { name: 'Ruth Nakato' }).click();
@@ -40,7 +40,7 @@ describeInBrowser('the console: journeys', { timeout: 180_000 }, () => {
     const email = page.getByLabel('Email');
     await email.fill('ruth-at-example');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByText('must match format "email"').waitFor();
+    await page.getByText('must be a valid email').waitFor();
     // The message is the email field's own (aria-describedby), and what was typed stays.
     await expect(email.getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(email.inputValue()).resolves.toBe('ruth-at-example');

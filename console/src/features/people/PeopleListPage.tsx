@@ -22,7 +22,7 @@ export function PeopleListPage() {
       <ErrorAlert error={people.error} />
       {people.isPending ? <Loading /> : people.data && (
         <>
-          <Text size="sm" aria-live="polite">{people.data.total === 0 ? (q ? `Nobody matches “${q}”.` : 'No people yet: add the first person.') : `${f.number(people.data.total)} people`}</Text>
+          <Text size="sm" aria-live="polite">{people.data.total === 0 ? (q ? `Nobody matches “${q}”.` : 'No people yet: add the first person.') : `${f.number(people.data.total)} ${people.data.total === 1 ? 'person' : 'people'}`}</Text>
           {people.data.data.length > 0 && (
             <Table.ScrollContainer minWidth={320}>
               <Table striped highlightOnHover stickyHeader>
