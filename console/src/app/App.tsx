@@ -14,10 +14,10 @@ const theme = createTheme({
   defaultRadius: 'md',
 });
 
-/** Dimmed text (descriptions, hints) dark enough for AA contrast in the light scheme. */
+/** Dimmed text (descriptions, hints) and field errors dark enough for AA contrast in the light scheme. */
 const contrast: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)', '--mantine-color-error': 'var(--mantine-color-red-8)' },
   dark: { '--mantine-color-dimmed': 'var(--mantine-color-dark-1)' },
 });
 
