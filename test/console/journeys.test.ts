@@ -50,7 +50,7 @@ describeInBrowser('the console: journeys', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: 'Ruth Nakato' }).waitFor();
     await page.getByRole('link', { name: 'ruth@new.example.org' }).waitFor();
 
-    await page.getByLabel('Add to a group').fill('Kisaasi');
+    await page.getByRole('combobox', { name: 'Add to a group' }).fill('Kisaasi');
     await page.getByRole('option', { name: 'Kisaasi Fellowship' }).click();
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('region', { name: 'Groups' }).getByRole('link', { name: 'Kisaasi Fellowship' }).waitFor();
