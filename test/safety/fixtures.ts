@@ -13,7 +13,7 @@ import { newUser, tokenFor, type TestTenant, type TestUser } from '../helpers/fa
 export type Kind =
   | 'contact' | 'contact2' | 'relationship' | 'request' | 'user' | 'role' | 'notification' | 'template' | 'webhook' | 'delivery'
   | 'message' | 'reportTemplate' | 'submission' | 'list' | 'task' | 'pipeline' | 'step' | 'card' | 'automation'
-  | 'fund' | 'batch' | 'contribution' | 'pledge' | 'checkin' | 'groupCategory' | 'eventCategory'
+  | 'fund' | 'batch' | 'contribution' | 'pledge' | 'checkin' | 'groupCategory' | 'eventCategory' | 'household'
   | GroupKind;
 export type GroupKind =
   | 'group' | 'event' | 'membership' | 'membershipRequest' | 'registration' | 'attendance' | 'activity' | 'service' | 'session';
@@ -110,6 +110,7 @@ export async function fixtureTenant(ctx: TestContext): Promise<FixtureTenant> {
   const list = await create(ctx, token, '/api/search/lists', { name: 'Fixture list', criteria: { conditions: [{ field: 'city', operator: 'eq', value: 'Kampala' }] } });
   const task = await create(ctx, token, '/api/tasks', { title: 'Fixture task', contactId: extra.id, assigneeUserId: t.admin.id });
   const checkin = (await create(ctx, token, '/api/attendance/checkins', { sessionId: own.session, contactIds: [extra2.id] })).checkIns[0];
+  const household = await create(ctx, token, '/api/crm/households', { members: [{ contactId: extra.id, role: 'Head' }] });
   const leader = await newUser(ctx, t, ALL_PERMISSIONS.filter((p) => p !== 'hierarchy:all'), { contactId: await firstId(ctx, t.id, 'group_memberships', `group_id = ${riverside} and role = 'Leader'`).then((id) => contactOfMembership(ctx, t.id, id)) });
 
   const ids: Fixtures = {
@@ -120,7 +121,7 @@ export async function fixtureTenant(ctx: TestContext): Promise<FixtureTenant> {
     list: list.id, task: task.id, pipeline: await firstId(ctx, t.id, 'pipelines'), step: await firstId(ctx, t.id, 'pipeline_steps'),
     card: await firstId(ctx, t.id, 'pipeline_cards'), automation: await firstId(ctx, t.id, 'automations'),
     fund: await firstId(ctx, t.id, 'funds'), batch: await firstId(ctx, t.id, 'batches'), contribution: await firstId(ctx, t.id, 'contributions'),
-    pledge: await firstId(ctx, t.id, 'pledges'), checkin: checkin.id, groupCategory: fellowship, eventCategory: await firstId(ctx, t.id, 'event_categories'),
+    pledge: await firstId(ctx, t.id, 'pledges'), checkin: checkin.id, household: household.id, groupCategory: fellowship, eventCategory: await firstId(ctx, t.id, 'event_categories'),
   };
   return { tenant: t, ids, invisible: { ...ids, ...invisibleObjects }, visibleNotLed: { ...ids, ...visibleObjects }, leader };
 }

@@ -30,6 +30,7 @@ export const ROUTES: Record<string, RouteEntry> = {
   // Check-in needs only checkin:write and a visible session (modules-contract: a kiosk volunteer).
   'POST /api/attendance/checkins': { body: (f) => ({ sessionId: f.session, contactIds: [f.contact] }), visibleNotLed: 201 },
   'GET /api/attendance/checkins/:id/label': { params: { id: 'checkin' } },
+  'GET /api/attendance/checkins/lookup': { query: 'q=Probe' },
   // An unknown code is 404 in a visible session too.
   'POST /api/attendance/checkins/checkout': { body: (f) => ({ sessionId: f.session, securityCode: 'ACDE' }), visibleNotLed: 404 },
   'GET /api/attendance/records': {},
@@ -63,6 +64,14 @@ export const ROUTES: Record<string, RouteEntry> = {
   'POST /api/crm/contacts/import': { body: () => ({ contacts: [] }) },
   'GET /api/crm/duplicates': {},
   'GET /api/crm/people': {},
+  'GET /api/crm/households': {},
+  'POST /api/crm/households': { body: (f) => ({ members: [{ contactId: f.contact2, role: 'Head' }] }) },
+  'GET /api/crm/households/:id': { params: { id: 'household' } },
+  'PUT /api/crm/households/:id': { params: { id: 'household' }, body: () => ({ givingTogether: true }) },
+  'DELETE /api/crm/households/:id': { params: { id: 'household' } },
+  'POST /api/crm/households/:id/members': { params: { id: 'household' }, body: (f) => ({ contactId: f.contact2, role: 'Child' }) },
+  'PUT /api/crm/households/:id/members/:contactId': { params: { id: 'household', contactId: 'contact' }, body: () => ({ role: 'Spouse' }) },
+  'DELETE /api/crm/households/:id/members/:contactId': { params: { id: 'household', contactId: 'contact' } },
   'GET /api/crm/relationships': {},
   'POST /api/crm/relationships': { body: (f) => ({ contactId: f.contact, relatedContactId: f.contact2, type: 'Spouse' }) },
   'DELETE /api/crm/relationships/:id': { params: { id: 'relationship' } },
