@@ -1,20 +1,27 @@
 #!/usr/bin/env node
 /**
- * Bundles the CLI (src/cli.ts) with esbuild into dist/cli.mjs, which `npm start` runs on plain
- * node: no TypeScript loader in the server process (tsx costs tens of MB of RSS and some speed).
- * The bench bundles its server process with the same function (bench/server-process.ts).
+ * The build of `npm run build` and of every `npm start` (prestart): the steps of STEPS, in order,
+ * each skipped when nothing it read last time has changed, so a restart with nothing changed pays
+ * a few milliseconds of stat() calls here instead of a bundle. Each step prints one phase line
+ * (`parish: building … 2.9 s`), as the server's start does (src/lib/phases.ts).
  *
- *   node scripts/build.mjs [--outfile FILE]
+ *   node scripts/build.mjs            # the steps that are out of date
+ *   node scripts/build.mjs --force    # every step
+ *   node scripts/build.mjs --outfile FILE   # only the server bundle, into FILE, unconditionally
+ *
+ * The server bundle: the CLI (src/cli.ts) bundled with esbuild into dist/cli.mjs, which `npm start`
+ * runs on plain node: no TypeScript loader in the server process (tsx costs tens of MB of RSS and
+ * some speed). The bench bundles its server process with the same function (bench/server-process.ts).
  *
  * Dependencies are bundled too, except those that must stay real packages in node_modules (EXTERNAL).
  * Our own sources that use `import.meta.url` (src/db/migrate.ts finds drizzle/ with it) get the URL of
  * their source file, not of the bundle, so paths relative to a source file resolve as under tsx.
  */
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import * as esbuild from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -69,9 +76,17 @@ function sourceRelativeUrls(outfile) {
  *   paths relative to the repository root or absolute; defaults: src/cli.ts into dist/cli.mjs.
  * @returns {Promise<string>} the absolute path of the written bundle
  */
-export async function build({ entry = 'src/cli.ts', outfile = 'dist/cli.mjs', logLevel = 'warning' } = {}) {
+export async function build(options = {}) {
+  return (await bundle(options)).outfile;
+}
+
+/** As build(), and the files esbuild read (relative to the repository root). */
+async function bundle({ entry = 'src/cli.ts', outfile = 'dist/cli.mjs', logLevel = 'warning' } = {}) {
+  // Imported here: a build that is up to date never loads esbuild.
+  const esbuild = await import('esbuild');
   const out = path.resolve(root, outfile);
-  await esbuild.build({
+  const result = await esbuild.build({
+    absWorkingDir: root,
     entryPoints: [path.resolve(root, entry)],
     outfile: out,
     bundle: true,
@@ -82,17 +97,88 @@ export async function build({ entry = 'src/cli.ts', outfile = 'dist/cli.mjs', lo
     banner: { js: BANNER },
     plugins: [sourceRelativeUrls(out)],
     sourcemap: 'linked',
+    metafile: true,
     logLevel,
   });
-  return out;
+  return { outfile: out, inputs: Object.keys(result.metafile.inputs) };
+}
+
+/**
+ * The build steps, in order. A step is skipped when its output exists and every file it read the
+ * last time (as run() reported them) has the size and modification time recorded then
+ * (dist/.build-stamps.json); this file and package-lock.json count as read by every step.
+ *   name    what the phase line says it builds
+ *   output  the file or folder it writes, relative to the repository root
+ *   run()   builds; resolves to the files it read, relative to the repository root
+ * A step that reads files no tool reports (a `vite build` of a front end) returns the files of its
+ * source folder.
+ * @type {{ name: string, output: string, run(): Promise<string[]> }[]}
+ */
+export const STEPS = [
+  { name: 'the server bundle', output: 'dist/cli.mjs', run: async () => (await bundle()).inputs },
+];
+
+const STAMPS = path.join(root, 'dist', '.build-stamps.json');
+const ALWAYS_READ = ['scripts/build.mjs', 'package-lock.json'];
+
+/** Size and mtime of each file; a missing file is null (so its appearance counts as a change). */
+function fingerprint(files) {
+  return Object.fromEntries(files.map((file) => {
+    try {
+      const stat = fsSync.statSync(path.resolve(root, file));
+      return [file, [stat.size, stat.mtimeMs]];
+    } catch {
+      return [file, null];
+    }
+  }));
+}
+
+function isCurrent(step, stamp) {
+  if (!stamp || !fsSync.existsSync(path.resolve(root, step.output))) return false;
+  const now = fingerprint(Object.keys(stamp));
+  return Object.entries(stamp).every(([file, was]) => JSON.stringify(now[file]) === JSON.stringify(was));
+}
+
+/**
+ * Runs the steps that are out of date (all with force), one phase line each on stdout.
+ * @param {{ force?: boolean, out?: { write(text: string): unknown } }} [options]
+ */
+export async function buildAll({ force = false, out = process.stdout } = {}) {
+  let stamps = {};
+  try {
+    stamps = JSON.parse(await fs.readFile(STAMPS, 'utf8'));
+  } catch {
+    // No stamps yet (a fresh clone, or dist/ removed): every step runs.
+  }
+  for (const step of STEPS) {
+    out.write(`parish: building ${step.name} (${step.output}) … `);
+    const started = performance.now();
+    const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
+    if (!force && isCurrent(step, stamps[step.name])) {
+      out.write(`${seconds()} (up to date)\n`);
+      continue;
+    }
+    try {
+      const read = await step.run();
+      stamps[step.name] = fingerprint([...new Set([...ALWAYS_READ, ...read])]);
+    } catch (err) {
+      out.write(`failed after ${seconds()}\n`);
+      throw err;
+    }
+    out.write(`${seconds()}\n`);
+    await fs.mkdir(path.dirname(STAMPS), { recursive: true });
+    await fs.writeFile(STAMPS, JSON.stringify(stamps));
+  }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { outfile: { type: 'string' } } });
+  const { values } = parseArgs({ options: { outfile: { type: 'string' }, force: { type: 'boolean' } } });
   try {
-    await build({ outfile: values.outfile });
-  } catch {
-    // esbuild has already printed the errors.
+    if (values.outfile) await build({ outfile: values.outfile });
+    else await buildAll({ force: values.force });
+  } catch (err) {
+    // esbuild has already printed its errors; anything else is printed here.
+    if (!err?.errors) console.error(err);
     process.exit(1);
   }
 }

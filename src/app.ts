@@ -8,6 +8,7 @@ import type { Db } from './db/client.js';
 import type { ReplicaSet } from './db/replicas.js';
 import { logMailer, smtpMailer, type Mailer } from './lib/mailer.js';
 import { accessTokenSigner, authPlugin } from './plugins/auth.js';
+import { lazySerializers } from './plugins/compilers.js';
 import { consolePlugin } from './plugins/console.js';
 import { contentTypesPlugin } from './plugins/content-types.js';
 import { docsPlugin } from './plugins/docs.js';
@@ -53,6 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestTimeout: 30_000,
     // Errors raised before routing (malformed URL encoding, over-long path parameters) keep the error shape.
     frameworkErrors,
+    schemaController: lazySerializers,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const mailer = deps.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl) : logMailer(app.log));

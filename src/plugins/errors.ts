@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { TooManyRequestsError } from '../lib/errors.js';
 import { toHttpError } from '../lib/http-errors.js';
+import { compileOnFirstUse } from './compilers.js';
 
 const AJV_OPTIONS = { removeAdditional: true, useDefaults: true, allErrors: false } as const;
 const buildCompiler = AjvCompiler();
@@ -47,7 +48,9 @@ function compileCoercing(route: RouteSchema) {
 
 /** The one error handler, the 404 handler, and a JSON parser that trims strings and refuses NUL. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
-  app.setValidatorCompiler((route) => (route.httpPart === 'body' ? strictCompiler(route as never) : compileCoercing(route as never)) as never);
+  app.setValidatorCompiler((route) =>
+    compileOnFirstUse(() => (route.httpPart === 'body' ? strictCompiler(route as never) : compileCoercing(route as never)) as (data: never) => unknown),
+  );
 
   app.setErrorHandler((err, request, reply) => {
     const body = toHttpError(err);
