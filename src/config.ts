@@ -38,7 +38,7 @@ export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV || 'development';
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
-  const dataDir = path.resolve(env.DATA_DIR || 'data');
+  const dataDir = dataDirOf(env);
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
@@ -64,6 +64,11 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     authRateLimit: authRateLimit(env.AUTH_RATE_LIMIT),
   };
+}
+
+/** The embedded database's directory: DATA_DIR, else ./data of the current folder. */
+export function dataDirOf(env: Env = process.env): string {
+  return path.resolve(env.DATA_DIR || 'data');
 }
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -119,7 +119,8 @@ describe('parish CLI', { timeout: 240_000 }, () => {
     // A second process on the same data directory is refused with a clear message.
     const intruder = await cli('migrate');
     expect(intruder.code).not.toBe(0);
-    expect(intruder.stderr).toContain(`in use by another Parish process (pid ${second.pid})`);
+    expect(intruder.stderr).toContain(`in use by another Parish process (pid ${second.pid}, the server (parish serve))`);
+    expect(intruder.stderr).toContain('Stop that process');
     expect(intruder.stderr).not.toMatch(/\n\s+at /);
     second.kill('SIGTERM');
     const code = await new Promise((r) => second.once('exit', r));

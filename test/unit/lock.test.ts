@@ -21,10 +21,10 @@ async function deadPid(): Promise<number> {
 }
 
 describe('lockDataDir', () => {
-  it('writes our pid and removes the lock on release', () => {
+  it('writes our pid and who we are, and removes the lock on release', () => {
     const dir = tempDir();
-    const lock = lockDataDir(dir);
-    expect(fs.readFileSync(path.join(dir, 'parish.lock'), 'utf8')).toBe(String(process.pid));
+    const lock = lockDataDir(dir, 'the server (parish serve)');
+    expect(fs.readFileSync(path.join(dir, 'parish.lock'), 'utf8')).toBe(`${process.pid}\nthe server (parish serve)\n`);
     lock.release();
     expect(fs.existsSync(path.join(dir, 'parish.lock'))).toBe(false);
   });
@@ -38,6 +38,9 @@ describe('lockDataDir', () => {
       expect(() => lockDataDir(dir)).toThrow(new RegExp(`in use by another Parish process \\(pid ${sleeper.pid}\\)`));
       // The other process's lock is left alone.
       expect(fs.readFileSync(path.join(dir, 'parish.lock'), 'utf8')).toBe(String(sleeper.pid));
+      // A lock that says who holds it is named in the message.
+      fs.writeFileSync(path.join(dir, 'parish.lock'), `${sleeper.pid}\nthe server (parish serve)\n`);
+      expect(() => lockDataDir(dir)).toThrow(new RegExp(`in use by another Parish process \\(pid ${sleeper.pid}, the server \\(parish serve\\)\\)`));
     } finally {
       sleeper.kill();
     }
@@ -48,7 +51,7 @@ describe('lockDataDir', () => {
       const dir = tempDir();
       fs.writeFileSync(path.join(dir, 'parish.lock'), content);
       const lock = lockDataDir(dir);
-      expect(fs.readFileSync(path.join(dir, 'parish.lock'), 'utf8')).toBe(String(process.pid));
+      expect(fs.readFileSync(path.join(dir, 'parish.lock'), 'utf8')).toBe(`${process.pid}\na Parish command\n`);
       lock.release();
     }
   });

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { fieldChanges, recordChanges, type NewChange } from '../../changes/recorder.js';
@@ -219,6 +220,24 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
   }
 
   return { listUsers, getUser, getMe, createUser, updateUser, deleteUser, changeOwnPassword };
+}
+
+/**
+ * The operator's recovery of an account (`parish user reset-password`), for when no one can sign in
+ * and the account has no email to reset through: a new random password, every session of the account
+ * signed out, the change recorded with no user as its actor. Resolves to the password, shown once.
+ */
+export async function resetPasswordByOperator(db: Db, tenantId: number, username: string): Promise<{ username: string; password: string }> {
+  const password = crypto.randomBytes(12).toString('base64url');
+  const passwordHash = await hashPassword(password);
+  return withTenant(db, tenantId, async (tx) => {
+    const user = await repo.findUserByLogin(tx, tenantId, username);
+    if (!user || user.username.toLowerCase() !== username.toLowerCase()) throw new NotFoundError(`User ${username}`);
+    await repo.setPasswordHash(tx, tenantId, user.id, passwordHash);
+    await revokeUserTokens(tx, tenantId, user.id);
+    await recordChanges(tx, { tenantId, userId: null }, [credentialChange(user)]);
+    return { username: user.username, password };
+  });
 }
 
 /**
