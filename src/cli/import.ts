@@ -32,7 +32,8 @@ export interface ImportSummary {
   rows: number;
   created: number;
   updated: number;
-  skipped: number;
+  /** Rows that changed nothing: a person who already has it all, a group already there. */
+  unchanged: number;
   unmatched: number;
   failed: number;
   errorsFile: string | null;
@@ -123,7 +124,7 @@ interface ReadRow {
   fields: Record<string, string>;
 }
 
-type Outcome = { row: number; status: 'failed'; message: string } | { row: number; status: 'created' | 'updated' | 'skipped' | 'unmatched' };
+type Outcome = { row: number; status: 'failed'; message: string } | { row: number; status: 'created' | 'updated' | 'unchanged' | 'unmatched' };
 
 /**
  * `parish import <kind> --tenant SLUG FILE`: streams the CSV (csv-parse), maps each record to the
@@ -137,7 +138,7 @@ export async function runImport(db: Db, options: Options, io: CliIo): Promise<Im
   if (!tenant) throw new ImportError(`Unknown tenant: ${options.tenant}`);
   const principal = await importingUser(db, tenant.id, options.kind, options.as);
   const summary: ImportSummary = {
-    kind: options.kind, format: '', dryRun: options.dryRun, rows: 0, created: 0, updated: 0, skipped: 0, unmatched: 0, failed: 0,
+    kind: options.kind, format: '', dryRun: options.dryRun, rows: 0, created: 0, updated: 0, unchanged: 0, unmatched: 0, failed: 0,
     errorsFile: null, analyses: 0, seconds: 0,
   };
 
@@ -147,7 +148,9 @@ export async function runImport(db: Db, options: Options, io: CliIo): Promise<Im
     parse({
       bom: true,
       trim: true,
+      // A blank line, or one of only separators and spaces, is no row (not a failed one).
       skip_empty_lines: true,
+      skip_records_with_empty_values: true,
       relax_column_count: true,
       columns: (names: string[]) => {
         header = names.map((n) => String(n));
@@ -222,6 +225,7 @@ function batchImporter(db: Db, principal: Principal, options: Options, currency:
           ...result.errors.map((e): Outcome => ({ row: e.row, status: 'failed', message: e.message })),
           ...counted('created', result.created),
           ...counted('updated', result.updated),
+          ...counted('unchanged', result.unchanged),
         ];
       }
       if (options.kind === 'giving') {
@@ -236,13 +240,13 @@ function batchImporter(db: Db, principal: Principal, options: Options, currency:
       return [
         ...result.errors.map((e): Outcome => ({ row: rows[e.row - 1].row, status: 'failed', message: e.message })),
         ...counted('created', result.created),
-        ...counted('skipped', result.skipped),
+        ...counted('unchanged', result.skipped),
       ];
     },
   };
 }
 
-const counted = (status: 'created' | 'updated' | 'skipped', n: number): Outcome[] => Array.from({ length: n }, () => ({ row: 0, status }));
+const counted = (status: 'created' | 'updated' | 'unchanged', n: number): Outcome[] => Array.from({ length: n }, () => ({ row: 0, status }));
 
 const GENDERS: Record<string, string> = { m: 'Male', male: 'Male', f: 'Female', female: 'Female' };
 
@@ -327,7 +331,7 @@ function formatSummary(s: ImportSummary, mapper?: RowMapper): string {
     ...(mapper ? [`  columns: ${Object.entries(mapper.used).map(([field, cols]) => `${field} ← ${cols.join(' | ')}`).join('; ')}`] : []),
     `  ${s.dryRun ? 'would create' : 'created'} ${s.created}` +
       (s.kind === 'contacts' ? `, ${s.dryRun ? 'would update' : 'updated'} ${s.updated}` : '') +
-      (s.kind === 'groups' ? `, skipped ${s.skipped} (already there)` : '') +
+      (s.kind !== 'giving' ? `, unchanged ${s.unchanged} (${s.kind === 'groups' ? 'already there' : 'already up to date'})` : '') +
       (s.kind === 'giving' ? `, ${s.unmatched} kept as anonymous gifts flagged unmatched` : '') +
       `, failed ${s.failed}`,
     s.errorsFile ? `  failed rows with their reasons: ${s.errorsFile}` : '  no row failed',

@@ -154,7 +154,8 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-async function main(argv: string[], io: CliIo, env: NodeJS.ProcessEnv, db?: Db): Promise<void> {
+/** Resolves to the exit status when it is not 0 without an error (an import with failed rows). */
+async function main(argv: string[], io: CliIo, env: NodeJS.ProcessEnv, db?: Db): Promise<number | void> {
   const [command, ...rest] = argv;
   const print = (text: string) => io.stdout.write(`${text}\n`);
   switch (command) {
@@ -179,7 +180,12 @@ async function main(argv: string[], io: CliIo, env: NodeJS.ProcessEnv, db?: Db):
     case 'import': {
       // Arguments and the file are checked before the database is opened.
       const options = parseImportArgs(rest);
-      await (db ? runImport(db, options, io) : withDb('import', io, env, (appDb) => runImport(appDb.db, options, io), true));
+      const summary = await (db ? runImport(db, options, io) : withDb('import', io, env, (appDb) => runImport(appDb.db, options, io), true));
+      if (summary.failed) {
+        // The other rows were imported; the exit status tells a script that some were not.
+        io.stderr.write(`${summary.failed} row${summary.failed === 1 ? '' : 's'} failed: fix ${summary.errorsFile} and import it (exit status 1)\n`);
+        return 1;
+      }
       return;
     }
     case undefined:
@@ -196,8 +202,7 @@ async function main(argv: string[], io: CliIo, env: NodeJS.ProcessEnv, db?: Db):
 export async function runCli(argv: string[], options: CliOptions = {}): Promise<number> {
   const io = options.io ?? { stdout: process.stdout, stderr: process.stderr };
   try {
-    await main(argv, io, options.env ?? process.env, options.db);
-    return 0;
+    return (await main(argv, io, options.env ?? process.env, options.db)) ?? 0;
   } catch (err) {
     if (err instanceof UsageError || (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);

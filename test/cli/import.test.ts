@@ -50,11 +50,11 @@ describe('parish import', { timeout: 120_000 }, () => {
     for (const c of cases) {
       const t = await newTenant(ctx);
       const run = await parish('import', 'contacts', '--tenant', t.slug, fixture(c.file));
-      expect(run.code, run.stderr).toBe(0);
-      // No progress bar when stderr is not a terminal.
-      expect(run.stderr).toBe('');
+      // A run with failed rows exits 1 and says so; no progress bar when stderr is not a terminal.
+      expect(run.code, run.stderr).toBe(c.failed ? 1 : 0);
+      expect(run.stderr).toBe(c.failed ? `${c.failed} row failed: fix ${run.stdout.match(/: (\S+\.errors\.csv)/)?.[1]} and import it (exit status 1)\n` : '');
       expect(run.stdout).toContain(`contacts, ${c.format} format`);
-      expect(run.stdout).toContain(`created ${c.created}, updated 0, failed ${c.failed}`);
+      expect(run.stdout).toContain(`created ${c.created}, updated 0, unchanged 0 (already up to date), failed ${c.failed}`);
       const found = await search(t, c.q);
       expect(found.total, c.file).toBe(1);
       expect(found.data[0].person.firstName).toBe(c.first);
@@ -78,8 +78,40 @@ describe('parish import', { timeout: 120_000 }, () => {
       .where(and(eq(changes.tenantId, t.id), eq(changes.type, 'contact.created'), eq(changes.actorUserId, t.admin.id), sql`${changes.data}->>'imported' = 'true'`));
     expect(recorded[0].n).toBe(2);
 
+    // The same file again: every person already has what it carries; nothing is written or recorded.
     const again = await parish('import', 'contacts', '--tenant', t.slug, file);
-    expect(again.stdout).toContain('created 0, updated 2, failed 1');
+    expect(again.stdout).toContain('created 0, updated 0, unchanged 2 (already up to date), failed 1');
+    expect(again.code).toBe(1);
+    const updates = await ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(changes)
+      .where(and(eq(changes.tenantId, t.id), eq(changes.type, 'contact.updated')));
+    expect(updates[0].n).toBe(0);
+  });
+
+  it('skips blank lines (not failed rows) and tells created, updated and unchanged rows apart', async () => {
+    const t = await newTenant(ctx);
+    const file = path.join(work, `${crypto.randomUUID()}-people.csv`);
+    fs.writeFileSync(file, 'firstName,lastName,email\nAda,Lovelace,ada@example.org\n\n,,\n  \nGrace,Hopper,grace@example.org\nAlan,Turing,alan@example.org\n\n');
+    const first = await parish('import', 'contacts', '--tenant', t.slug, file);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toContain('contacts, Parish format, 3 rows');
+    expect(first.stdout).toContain('created 3, updated 0, unchanged 0 (already up to date), failed 0');
+    expect(first.stdout).toContain('no row failed');
+    expect(fs.existsSync(`${file}.errors.csv`)).toBe(false);
+
+    // One person's name changed, one gained a phone, one as before.
+    fs.writeFileSync(file, 'firstName,lastName,email,phone\nAda,King,ada@example.org,\nGrace,Hopper,grace@example.org,0772 111222\nAlan,Turing,ALAN@example.org,\n');
+    const second = await parish('import', 'contacts', '--tenant', t.slug, file);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain('created 0, updated 2, unchanged 1 (already up to date), failed 0');
+    const updated = await ctx.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(changes)
+      .where(and(eq(changes.tenantId, t.id), eq(changes.type, 'contact.updated')));
+    expect(updated[0].n).toBe(2);
+    expect((await search(t, 'king')).data[0].emails[0].value).toBe('ada@example.org');
+    expect((await search(t, '0772111222')).data[0].person.firstName).toBe('Grace');
   });
 
   it('--map names the columns of any other export; without it an unknown header is refused with a hint', async () => {
@@ -94,8 +126,8 @@ describe('parish import', { timeout: 120_000 }, () => {
     expect(badMap.stderr).toContain('contacts imports take the fields firstName, lastName, email, phone, gender');
 
     const run = await parish('import', 'contacts', '--tenant', t.slug, '--map', 'Given=firstName', '--map', 'Family=lastName', '--map', 'Mail=email', '--map', 'Cell=phone', file);
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('created 1, updated 0, failed 1');
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain('created 1, updated 0, unchanged 0 (already up to date), failed 1');
     expect(fs.readFileSync(`${file}.errors.csv`, 'utf8')).toContain('2,email must be a valid email,Moses');
     expect((await search(t, '0772600001')).data[0].emails).toEqual([{ value: 'agnes.auma@example.org', isPrimary: true }]);
   });
@@ -106,14 +138,14 @@ describe('parish import', { timeout: 120_000 }, () => {
     const dry = await parish('import', 'contacts', '--tenant', t.slug, '--dry-run', fixture('planning-center-people.csv'));
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('Dry run (nothing written)');
-    expect(dry.stdout).toContain('would create 3, would update 0, failed 0');
+    expect(dry.stdout).toContain('would create 3, would update 0, unchanged 0 (already up to date), failed 0');
     expect((await search(t, 'okello')).total).toBe(0);
     const after = await ctx.db.select({ n: sql<number>`count(*)::int` }).from(changes).where(eq(changes.tenantId, t.id));
     expect(after[0].n).toBe(before[0].n);
 
     await parish('import', 'contacts', '--tenant', t.slug, fixture('planning-center-people.csv'));
     const dryAgain = await parish('import', 'contacts', '--tenant', t.slug, '--dry-run', fixture('planning-center-people.csv'));
-    expect(dryAgain.stdout).toContain('would create 0, would update 3, failed 0');
+    expect(dryAgain.stdout).toContain('would create 0, would update 0, unchanged 3 (already up to date), failed 0');
   });
 
   it('imports giving (Breeze contributions: US dates, amounts in major units, donors matched by name) and groups', async () => {
@@ -121,15 +153,15 @@ describe('parish import', { timeout: 120_000 }, () => {
     await parish('import', 'contacts', '--tenant', t.slug, fixture('breeze-people.csv'));
     expect((await api(ctx.app, t.admin.token).post('/api/finance/funds', { name: 'General' })).statusCode).toBe(201);
     const giving = await parish('import', 'giving', '--tenant', t.slug, fixture('breeze-giving.csv'));
-    expect(giving.code, giving.stderr).toBe(0);
+    expect(giving.code, giving.stderr).toBe(1);
     expect(giving.stdout).toContain('giving, Breeze format, 3 rows');
     expect(giving.stdout).toContain('created 1, 1 kept as anonymous gifts flagged unmatched, failed 1');
     const list = (await api(ctx.app, t.admin.token).get('/api/finance/contributions?limit=10')).json() as { data: { date: string; amount: number }[] };
     expect(list.data.map((c) => [c.date, c.amount]).sort()).toEqual([['2026-01-07', 5_000_000], ['2026-01-14', 2_000_050]]);
 
     const groups = await parish('import', 'groups', '--tenant', t.slug, fixture('groups.csv'));
-    expect(groups.code, groups.stderr).toBe(0);
-    expect(groups.stdout).toContain('created 2, skipped 0 (already there), failed 1');
+    expect(groups.code, groups.stderr).toBe(1);
+    expect(groups.stdout).toContain('created 2, unchanged 0 (already there), failed 1');
   });
 
   it('refuses an unknown tenant, a user without the permission, and bad arguments, writing nothing', async () => {

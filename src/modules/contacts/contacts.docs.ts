@@ -53,7 +53,7 @@ export const contactsDocs: ModuleDocs = {
   },
   'POST /api/crm/contacts/import': {
     summary: 'Import contacts (JSON or CSV)',
-    description: 'JSON `{contacts: [...]}` or `text/csv` with the header `firstName,lastName,phone,email,gender`; at most 10,000 rows. Answers per-row results `{total, created, updated, failed, errors: [{row, message}]}`.',
+    description: 'JSON `{contacts: [...]}` or `text/csv` with the header `firstName,lastName,phone,email,gender`; at most 10,000 rows. Answers per-row results `{total, created, updated, unchanged, failed, errors: [{row, message}]}` (`unchanged`: the row matched a person who already has everything it carries; nothing is written and no change recorded).',
     visibility: VISIBILITY.tenant,
     errors: { 415: 'Neither application/json nor text/csv' },
     example: { contacts: [{ firstName: 'Ruth', lastName: 'Adams', phone: '+256 772 123456', email: 'ruth@example.org', gender: 'Female' }] },

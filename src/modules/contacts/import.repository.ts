@@ -75,19 +75,14 @@ export async function insertPeople(tx: Db, tenantId: number, people: ImportPerso
   await insertChildren(tx, tenantId, people.map((p) => ({ contactId: p.id, emails: p.emails, phones: p.phones, emailCount: 0, phoneCount: 0 })));
 }
 
-/**
- * Existing people: names and gender overwritten, emails/phones they do not have yet appended. The
- * caller then refreshes their search columns with `touch` (updated_at in the same UPDATE).
- */
-export async function updatePeople(tx: Db, tenantId: number, people: ImportPerson[]): Promise<void> {
-  if (people.length === 0) return;
-  const ids = people.map((p) => p.id);
-  const values = people.map((p) => sql`(${p.id}::bigint, ${p.firstName}::text, ${p.lastName}::text, ${p.gender ?? null}::text)`);
-  await tx.execute(sql`
-    UPDATE persons AS p SET first_name = v.first_name, last_name = v.last_name, gender = coalesce(v.gender, p.gender)
-    FROM (VALUES ${sql.join(values, sql`, `)}) AS v(contact_id, first_name, last_name, gender)
-    WHERE p.tenant_id = ${tenantId} AND p.contact_id = v.contact_id`);
+/** Lower-cased emails and phone digits each contact already has. */
+export interface ContactPoints {
+  emailsOf: Map<number, Set<string>>;
+  phonesOf: Map<number, Set<string>>;
+}
 
+export async function loadContactPoints(tx: Db, tenantId: number, ids: number[]): Promise<ContactPoints> {
+  if (ids.length === 0) return { emailsOf: new Map(), phonesOf: new Map() };
   const emails = await tx
     .select({ contactId: contactEmails.contactId, key: sql<string>`lower(${contactEmails.value})` })
     .from(contactEmails)
@@ -101,8 +96,20 @@ export async function updatePeople(tx: Db, tenantId: number, people: ImportPerso
     for (const r of rows) map.set(r.contactId, (map.get(r.contactId) ?? new Set()).add(r.key));
     return map;
   };
-  const emailsOf = group(emails);
-  const phonesOf = group(phones);
+  return { emailsOf: group(emails), phonesOf: group(phones) };
+}
+
+/**
+ * Existing people: names and gender overwritten, emails/phones they do not have yet (`points`)
+ * appended. The caller then refreshes their search columns with `touch` (updated_at in the same UPDATE).
+ */
+export async function updatePeople(tx: Db, tenantId: number, people: ImportPerson[], { emailsOf, phonesOf }: ContactPoints): Promise<void> {
+  if (people.length === 0) return;
+  const values = people.map((p) => sql`(${p.id}::bigint, ${p.firstName}::text, ${p.lastName}::text, ${p.gender ?? null}::text)`);
+  await tx.execute(sql`
+    UPDATE persons AS p SET first_name = v.first_name, last_name = v.last_name, gender = coalesce(v.gender, p.gender)
+    FROM (VALUES ${sql.join(values, sql`, `)}) AS v(contact_id, first_name, last_name, gender)
+    WHERE p.tenant_id = ${tenantId} AND p.contact_id = v.contact_id`);
   await insertChildren(
     tx,
     tenantId,

@@ -41,6 +41,7 @@ export const ImportSummary = Type.Object({
   total: Type.Integer(),
   created: Type.Integer(),
   updated: Type.Integer(),
+  unchanged: Type.Integer({ description: 'Rows matching a person who already has their names, gender, email and phone: nothing written, no change recorded' }),
   failed: Type.Integer(),
   errors: Type.Array(Type.Object({ row: Type.Integer({ description: 'Numbered from 1' }), message: Type.String() })),
 });

@@ -54,6 +54,8 @@ export interface NumberedInput {
 export interface BatchResult {
   created: number;
   updated: number;
+  /** Rows that matched a person who already has everything they carry: nothing written, no change recorded. */
+  unchanged: number;
   errors: ImportSummary['errors'];
 }
 
@@ -85,11 +87,12 @@ function checkRows(inputs: NumberedInput[]): { valid: NumberedRow[]; errors: Imp
 export async function importContacts(db: Db, auth: Principal, body: unknown): Promise<ImportSummary> {
   const raw = parseImportBody(body);
   const { valid, errors } = checkRows(raw.map((input, index) => ({ row: index + 1, input })));
-  const summary: ImportSummary = { total: raw.length, created: 0, updated: 0, failed: errors.length, errors };
+  const summary: ImportSummary = { total: raw.length, created: 0, updated: 0, unchanged: 0, failed: errors.length, errors };
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
-    const { created, updated } = await withTenant(db, auth, (tx) => importBatch(tx, auth, valid.slice(start, start + IMPORT_BATCH_SIZE)));
+    const { created, updated, unchanged } = await withTenant(db, auth, (tx) => importBatch(tx, auth, valid.slice(start, start + IMPORT_BATCH_SIZE)));
     summary.created += created;
     summary.updated += updated;
+    summary.unchanged += unchanged;
   }
   await repo.analyzeAfterImport(db, summary.created + summary.updated);
   return summary;
@@ -102,7 +105,7 @@ export async function importContacts(db: Db, auth: Principal, body: unknown): Pr
  */
 export async function importContactBatch(db: Db, actor: Actor, inputs: NumberedInput[], options: { dryRun?: boolean; plan?: DryRunPlan } = {}): Promise<BatchResult> {
   const { valid, errors } = checkRows(inputs);
-  if (valid.length === 0) return { created: 0, updated: 0, errors };
+  if (valid.length === 0) return { created: 0, updated: 0, unchanged: 0, errors };
   const counts = await withTenant(db, actor, (tx) => importBatch(tx, actor, valid, options.dryRun ? (options.plan ?? new Map()) : undefined));
   return { ...counts, errors };
 }
@@ -150,6 +153,7 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
     return id ? (byExisting.get(id) ?? add(id)) : inBatch.get(key);
   };
   let created = 0;
+  const rowTargets: Target[] = [];
   for (const row of rows) {
     const email = emailKey(row);
     const digits = digitsKey(row);
@@ -159,25 +163,32 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
       created++;
     }
     merge(target, row);
+    rowTargets.push(target);
     if (email) byEmail.set(email, target);
     if (digits) byDigits.set(digits, target);
   }
   const fresh = targets.filter((t) => !t.existingId);
+  // Stored people the batch changes; one who already has everything their rows carry is left alone.
+  const stored = targets.filter((t) => t.existingId && t.existingId > 0);
+  const before = await repo.loadPeopleNames(tx, tenantId, stored.map((t) => t.existingId!));
+  const points = await repo.loadContactPoints(tx, tenantId, stored.map((t) => t.existingId!));
+  const same = new Set(stored.filter((t) => isUnchanged(t, before.get(t.existingId!), points)));
+  const unchanged = rowTargets.filter((t) => same.has(t)).length;
+  const counts = { created, updated: rows.length - created - unchanged, unchanged };
   if (dryRun) {
     for (const t of fresh) {
       const standIn = -(dryRun.size + 1);
       for (const e of t.person.emails) dryRun.set(`e:${e.toLowerCase()}`, standIn);
       for (const p of t.person.phones) dryRun.set(`p:${phoneDigits(p)}`, standIn);
     }
-    return { created, updated: rows.length - created };
+    return counts;
   }
   const ids = await repo.allocateContactIds(tx, fresh.length);
-  const existing = targets.filter((t) => t.existingId);
-  const before = await repo.loadPeopleNames(tx, tenantId, existing.map((t) => t.existingId!));
+  const existing = stored.filter((t) => !same.has(t));
   await repo.insertPeople(tx, tenantId, fresh.map((t, i) => ({ ...t.person, id: ids[i] })));
-  await repo.updatePeople(tx, tenantId, existing.map((t) => ({ ...t.person, id: t.existingId! })));
+  await repo.updatePeople(tx, tenantId, existing.map((t) => ({ ...t.person, id: t.existingId! })), points);
   // Created people got their search columns in the insert; updated ones are refreshed (and touched) once.
-  await refreshSearchColumns(tx, tenantId, [...byExisting.keys()], { touch: true });
+  await refreshSearchColumns(tx, tenantId, existing.map((t) => t.existingId!), { touch: true });
   // One change per created or updated contact, all in ONE statement.
   const changes: NewChange[] = ids.map((id) => ({ type: 'contact.created', entityId: id, data: { contactId: id, category: 'Person', status: 'Active', imported: true } }));
   for (const t of existing) {
@@ -187,7 +198,21 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
     changes.push({ type: 'contact.updated', entityId: id, changes: diff, data: { contactId: id, category: 'Person', imported: true } });
   }
   await recordChanges(tx, actor, changes);
-  return { created, updated: rows.length - created };
+  return counts;
+}
+
+/** A stored person whose names, gender, emails and phones already are what the rows would write. */
+function isUnchanged(t: Target, before: { firstName: string; lastName: string; gender: string | null } | undefined, points: repo.ContactPoints): boolean {
+  const id = t.existingId!;
+  const p = t.person;
+  return (
+    !!before &&
+    before.firstName === p.firstName &&
+    before.lastName === p.lastName &&
+    (p.gender === undefined || p.gender === before.gender) &&
+    p.emails.every((e) => points.emailsOf.get(id)?.has(e.toLowerCase())) &&
+    p.phones.every((v) => points.phonesOf.get(id)?.has(phoneDigits(v)))
+  );
 }
 
 /** Later rows win for names and gender; emails and phones accumulate without duplicates. */
