@@ -154,7 +154,12 @@ export const docsPlugin = fp(async (app: FastifyInstance, { docs }: { docs: Modu
           'Every POST that creates something takes an `Idempotency-Key` header (1–255 printable characters, per user): the same key and body ' +
           'within 24 hours replays the first answer (`Idempotent-Replayed: true`) without doing the work again; another body is 422; while the ' +
           'first still runs, 409. A stored answer is withdrawn when what it shows is gone (the thing it created was deleted through ' +
-          '`DELETE …/:id`, or a person it shows was erased): the replay then answers 410 and the request is not run again.',
+          '`DELETE …/:id`, or a person it shows was erased): the replay then answers 410 and the request is not run again.\n\n' +
+          '**A token for "Authorize":** call `POST /api/auth/login` (public: open it below, "Try it out") with ' +
+          '`{"churchName": "<the church\'s slug, e.g. demo>", "username": "…", "password": "…"}`, copy `accessToken` from ' +
+          'the answer, click **Authorize** and paste it (without `Bearer `). It lasts 15 minutes; `POST /api/auth/refresh` ' +
+          'with the `refreshToken` gives a new pair. A first start prints the demo church\'s admin password once; ' +
+          '`npm run parish -- user reset-password --tenant demo --username admin` sets a new one.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
       security: [{ bearer: [] }],
