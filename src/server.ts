@@ -38,7 +38,7 @@ export async function serve(config: Config): Promise<void> {
         'This password is shown only once (a lost one: npm run parish -- user reset-password --tenant demo --username admin).\n\n',
     );
   }
-  await phase.run(`listening on http://${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host }));
+  await app.listen({ port: config.port, host: config.host });
   app.worker.start();
-  phase.done(`serving the API on http://${config.host}:${config.port}/api (docs: /api/docs, database: ${appDb.kind})`);
+  phase.done(`listening on http://${config.host}:${config.port}/api (docs: /api/docs, database: ${appDb.kind})`);
 }
