@@ -49,7 +49,7 @@ function compileCoercing(route: RouteSchema) {
 /** The one error handler, the 404 handler, and a JSON parser that trims strings and refuses NUL. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setValidatorCompiler((route) =>
-    compileOnFirstUse(() => (route.httpPart === 'body' ? strictCompiler(route as never) : compileCoercing(route as never)) as (data: never) => unknown),
+    compileOnFirstUse(() => (route.httpPart === 'body' ? strictCompiler(route as never) : compileCoercing(route as never)) as (data: never) => unknown) as never,
   );
 
   app.setErrorHandler((err, request, reply) => {
