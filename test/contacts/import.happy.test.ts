@@ -29,7 +29,7 @@ describe('POST /api/crm/contacts/import', () => {
     expect(res.json()).toEqual({ total: 2, created: 2, updated: 0, unchanged: 0, failed: 0, errors: [] });
     const found = await findByQ(t, '772100200');
     expect(found.data).toEqual([{
-      id: expect.any(Number), category: 'Person', status: 'Active', person: { firstName: 'Esther', lastName: 'Nakato', gender: 'Female' },
+      id: expect.any(Number), category: 'Person', status: 'Active', householdId: null, person: { firstName: 'Esther', lastName: 'Nakato', gender: 'Female' },
       emails: [{ value: 'Esther@Example.org', isPrimary: true }], phones: [{ value: '+256 (772) 100-200', isPrimary: true }],
     }]);
     expect((await findByQ(t, 'banda')).total).toBe(1);
