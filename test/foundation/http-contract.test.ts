@@ -88,7 +88,7 @@ describe('error shape', () => {
   it('query strings are still coerced from text', async () => {
     const res = await api(ctx.app).get('/api/tenants?page=1&limit=5');
     expect(res.json()).toMatchObject({ page: 1, limit: 5 });
-    expect(expectError(await api(ctx.app).get('/api/tenants?limit=1.5'), 400)).toBe('querystring/limit must be integer');
+    expect(expectError(await api(ctx.app).get('/api/tenants?limit=1.5'), 400)).toMatch(/^querystring\/limit must be .*integer/);
     expectError(await api(ctx.app).get('/api/tenants?limit=-1'), 400);
     expectError(await api(ctx.app).get('/api/tenants?page=99999999999999999999'), 400);
     expectError(await api(ctx.app).get('/api/tenants?limit=1&limit=2'), 400);

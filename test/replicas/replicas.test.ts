@@ -35,6 +35,12 @@ describe.skipIf(!PRIMARY_URL)('read replicas on a real standby', () => {
     }
   };
 
+  // A pause is a request: replay stops at its next record, so wait until the standby says it has.
+  const pause = async () => {
+    await onStandby('select pg_wal_replay_pause()');
+    await vi.waitFor(async () => expect((await onStandby('select pg_get_wal_replay_pause_state() as s'))[0].s).toBe('paused'), { timeout: 10_000, interval: 50 });
+  };
+
   beforeAll(async () => {
     standby('start');
     const { createTestDb } = await import('../helpers/db.js');
@@ -104,7 +110,7 @@ describe.skipIf(!PRIMARY_URL)('read replicas on a real standby', () => {
   });
 
   it('with replay paused, reads carrying a newer position go to the primary, reads without one see the replica as it is', async () => {
-    await onStandby('select pg_wal_replay_pause()');
+    await pause();
     try {
       const res = await createContact('Paused');
       const id = res.json().id as number;
@@ -127,7 +133,7 @@ describe.skipIf(!PRIMARY_URL)('read replicas on a real standby', () => {
 
   it('a replica further behind than the bound leaves the rotation (health says lagging) and reads go to the primary', async () => {
     const strict = createReplicaSet({ primary: (ctx.db as unknown as { $client: pg.Pool }).$client, urls: [replicaUrl], maxLagMs: 1000, checkEveryMs: 60_000 });
-    await onStandby('select pg_wal_replay_pause()');
+    await pause();
     try {
       await createContact('Lagging');
       await strict.check();
