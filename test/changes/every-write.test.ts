@@ -46,6 +46,10 @@ const PREPARED: Record<string, (f: Fixtures, admin: Admin) => Promise<Prepared>>
     url: `/api/crm/contacts/${(await person(admin, 'Survivor')).id}/merge`, body: { sourceIds: [(await person(admin, 'Merged')).id] },
   }),
   'DELETE /api/crm/contacts/:id': async (_f, admin) => ({ url: `/api/crm/contacts/${(await person(admin, 'Deleted')).id}` }),
+  'POST /api/crm/households/:id/members': async (_f, admin) => ({ body: { contactId: (await person(admin, 'Joining')).id, role: 'Child' } }),
+  'DELETE /api/crm/households/:id': async (_f, admin) => ({
+    url: `/api/crm/households/${(await made(admin, '/api/crm/households', { members: [{ contactId: (await person(admin, 'Moving')).id, role: 'Head' }] })).id}`,
+  }),
   'PUT /api/groups/membership/:id': async () => ({ body: { isActive: false } }),
   'PUT /api/groups/membership-request/:id/reject': async (f, admin) => {
     const request = await made(admin, '/api/groups/membership-request', { groupId: f.group, contactId: (await person(admin, 'Rejected')).id });

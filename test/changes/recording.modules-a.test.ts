@@ -236,7 +236,7 @@ describe('changes recorded by the attendance, finance, tenant, category and repo
     expect(missing.changes).toEqual([]);
   });
 
-  it('/api/audit shows batch control totals and pledge amounts only to callers holding finance:read', async () => {
+  it('/api/audit shows batch and pledge changes, with their amounts, only to callers holding finance:read', async () => {
     const donor = await newContact(ctx, t, 'Abe', 'Audited');
     const fund = await newFund(ctx, t.admin.token, { name: 'Audit fund' });
     const batch = (await admin().post('/api/finance/batches', { name: 'Audited batch', date: '2026-04-05', controlAmount: 70000, controlCount: 3 })).json();
@@ -258,19 +258,14 @@ describe('changes recorded by the attendance, finance, tenant, category and repo
     expect(full.map((c) => c.type)).toEqual(['batch.deleted', 'batch.updated', 'batch.created']);
     expect(full[1].changes).toEqual({ controlAmount: { from: 70000, to: 80000 } });
     expect(full[2].data).toMatchObject({ controlAmount: 70000, controlCount: 3 });
-    const bare = await audit(auditor.token, 'batch', batch.id);
-    expect(bare.map((c) => c.type)).toEqual(['batch.deleted', 'batch.updated', 'batch.created']);
-    expect(JSON.stringify(bare)).not.toMatch(/70000|80000|Amount/);
-    expect(bare[2].data).toMatchObject({ batchId: batch.id, name: 'Audited batch', controlCount: 3 });
+    // Giving is read with finance:read (src/changes/readable.ts): without it, none of its changes.
+    expect(await audit(auditor.token, 'batch', batch.id)).toEqual([]);
 
     const pledgeFull = await audit(treasurer.token, 'pledge', pledge.id);
     expect(pledgeFull.map((c) => c.type)).toEqual(['pledge.deleted', 'pledge.updated', 'pledge.created']);
     expect(pledgeFull[1].changes).toEqual({ amount: { from: 5000, to: 6000 } });
     expect(pledgeFull[0].data).toMatchObject({ amount: 6000, totalPledgedAmount: 6000 });
-    const pledgeBare = await audit(auditor.token, 'pledge', pledge.id);
-    expect(pledgeBare.map((c) => c.type)).toEqual(['pledge.deleted', 'pledge.updated', 'pledge.created']);
-    expect(JSON.stringify(pledgeBare)).not.toMatch(/5000|6000|amount|Amount/);
-    expect(pledgeBare[0].data).toMatchObject({ contactId: donor, fundId: fund.id, frequency: 'OneTime' });
+    expect(await audit(auditor.token, 'pledge', pledge.id)).toEqual([]);
   });
 
   it('tenant settings: tenant.updated with from/to, entity the tenant; nothing for an unchanged or invalid PUT', async () => {

@@ -9,8 +9,9 @@ export const ERASE_DELETES = [
   'contact_emails.contact_id', 'contact_phones.contact_id', 'contact_addresses.contact_id', 'contact_occasions.contact_id',
   'contact_identifications.contact_id', 'contact_relationships.contact_id', 'contact_relationships.related_contact_id',
   'contact_requests.contact_id', 'group_memberships.contact_id', 'group_membership_requests.contact_id',
-  // Derived from the person: the absence alerts already sent about them.
-  'attendance_absence_alerts.contact_id',
+  // Derived from the person: the absence alerts already sent about them, and when they first came
+  // (their attendance stays, unlinked, as counts).
+  'attendance_absence_alerts.contact_id', 'contact_first_visits.contact_id',
 ];
 
 /**
