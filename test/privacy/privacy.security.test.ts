@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant, newUser, type TestTenant, type TestUser } from '../helpers/factories.js';
 import { newActors, newTree } from '../helpers/groups.factories.js';
+import { EXPORT_READS } from '../../src/modules/privacy/privacy.service.js';
 import { count, person } from './privacy.helpers.js';
 
 const ctx = setupTestApp();
@@ -53,8 +54,12 @@ describe('privacy routes: authentication, permissions, tenants', () => {
     for (const user of [actors.member, actors.loner, officer]) expectError(await api(ctx.app, user.token).get('/api/crm/duplicates'), 403);
   });
 
-  it('privacy:write alone is enough to export', async () => {
-    const res = await api(ctx.app, officer.token).get(`/api/crm/contacts/${mine.id}/export`);
+  it('an export, being everything about the person, needs every read permission of what it carries besides privacy:write', async () => {
+    expect(expectError(await api(ctx.app, officer.token).get(`/api/crm/contacts/${mine.id}/export`), 403)).toMatch(/needs contacts:read, .*finance:read, .*hierarchy:all$/);
+    const almost = await newUser(ctx, tenant, ['privacy:write', ...EXPORT_READS.filter((p) => p !== 'care:read')]);
+    expect(expectError(await api(ctx.app, almost.token).get(`/api/crm/contacts/${mine.id}/export`), 403)).toMatch(/needs care:read$/);
+    const full = await newUser(ctx, tenant, ['privacy:write', ...EXPORT_READS]);
+    const res = await api(ctx.app, full.token).get(`/api/crm/contacts/${mine.id}/export`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().contact.id).toBe(mine.id);
   });

@@ -20,7 +20,9 @@ const privacyRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { db
         'Everything the tenant holds about the person, as a JSON attachment: the contact with its nested arrays, then one array per ' +
         'table that references contacts (memberships, requests, attendance, registrations, activities, tasks, contributions, pledges, ' +
         'and any table a module adds, under its camel-cased name), the linked user account (no credentials), and the timeline of ' +
-        'changes about the person (its own, and every change carrying data.contactId).',
+        'changes about the person (its own, and every change carrying data.contactId). Because it is all of it, unfiltered, the caller ' +
+        'needs, besides privacy:write, every permission that reads what it carries: contacts:read, groups:read, events:read, ' +
+        'attendance:read, tasks:read, care:read, finance:read, users:read, audit:read and hierarchy:all (403 naming the missing ones).',
       params: IdParams,
       response: { 200: ContactExport, ...errors(400, 401, 403, 404) },
     },

@@ -1,6 +1,7 @@
 import { recordChanges, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
+import type { Permission } from '../../lib/permissions.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 // The one exception to "another module's service only": the denormalised list/search columns must be
@@ -20,11 +21,23 @@ import type { DuplicatesQuery, EraseBody, MergeBody } from './privacy.schemas.js
 /** The named sections are always present (loadSections fills them, empty when their table does not exist). */
 type ExportSections = Record<(typeof NAMED_SECTIONS)[number] | 'timeline', unknown[]> & Record<string, unknown[]>;
 
+/**
+ * An export is everything the tenant holds about the person (gifts, care requests, confidential
+ * tasks, attendance in any group, the linked account, the whole timeline), unfiltered, because it is
+ * the person's own copy. So only a caller who could read all of it through the API gets it: besides
+ * privacy:write, every read permission of what it carries, and the whole group tree (issue 29).
+ */
+export const EXPORT_READS: readonly Permission[] = [
+  'contacts:read', 'groups:read', 'events:read', 'attendance:read', 'tasks:read', 'care:read', 'finance:read', 'users:read', 'audit:read', 'hierarchy:all',
+];
+
 /** `idempotencySecret`: stored idempotent responses holding an erased person's values are withdrawn, and they are sealed with it. */
 export function createPrivacyService(db: Db, idempotencySecret: string) {
   const contactLinks = contactLinksCache();
 
   async function exportContact(auth: Principal, id: number) {
+    const missing = EXPORT_READS.filter((p) => !auth.permissions.has(p));
+    if (missing.length) throw new ForbiddenError(`An export carries everything about the person, so it also needs ${missing.join(', ')}`);
     return withTenant(db, auth, async (tx) => {
       const contact = await loadContact(tx, auth, id);
       const sections = await loadSections(tx, auth.tenantId, id, await contactLinks(tx));
