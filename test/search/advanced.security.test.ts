@@ -48,6 +48,15 @@ describe('POST /api/search/contacts security', () => {
     expect((await post(leader.token, cond('attendedWithinDays', 'lt', 30))).statusCode).toBe(200);
   });
 
+  it('membership conditions need groups:read (403): memberships are read with it everywhere else', async () => {
+    const reader = await newUser(ctx, t, ['contacts:read']);
+    for (const [field, value] of [['memberOf', tree.church.id], ['notMemberOf', tree.church.id], ['role', 'Leader']] as const) {
+      expect(expectError(await post(reader.token, cond(field, 'eq', value)), 403)).toContain('groups:read');
+    }
+    const any = { match: 'any', conditions: [{ field: 'firstName', operator: 'eq', value: 'Pam' }, { field: 'role', operator: 'eq', value: 'Leader' }] };
+    expect(expectError(await post(reader.token, any), 403)).toContain('groups:read');
+  });
+
   it('memberOf a group the caller cannot see is 404 (as a missing one); a visible one is fine', async () => {
     const zoneLeader = await newLeaderOf(ctx, t, tree.zoneA);
     expect(expectError(await post(zoneLeader.token, cond('memberOf', 'eq', tree.zoneB.id)), 404)).toBe(`Group with id ${tree.zoneB.id} not found`);
@@ -56,7 +65,7 @@ describe('POST /api/search/contacts security', () => {
   });
 
   it('memberships in groups the caller cannot see never count (memberOf a subtree, role)', async () => {
-    const reader = await newUser(ctx, t, ['contacts:read']); // no memberships: sees the public groups only
+    const reader = await newUser(ctx, t, ['contacts:read', 'groups:read']); // no memberships: sees the public groups only
     const viaChurch = (await post(reader.token, cond('memberOf', 'eq', tree.church.id))).json();
     expect(ids(viaChurch)).toContain(id.publicMember);
     expect(ids(viaChurch)).not.toContain(id.privateLeader);
@@ -69,7 +78,7 @@ describe('POST /api/search/contacts security', () => {
     // The admin sees both.
     expect(ids((await post(t.admin.token, cond('role', 'eq', 'Leader'))).json())).toEqual(expect.arrayContaining([id.publicMember, id.privateLeader]));
     // A member of Fellowship B1 sees that group, and so its leader.
-    const insider = await newUser(ctx, t, ['contacts:read']);
+    const insider = await newUser(ctx, t, ['contacts:read', 'groups:read']);
     await addMembership(ctx, t, tree.fellowshipB1, insider.contactId, 'Member');
     expect(ids((await post(insider.token, cond('role', 'eq', 'Leader'))).json())).toEqual(expect.arrayContaining([id.publicMember, id.privateLeader]));
   });

@@ -54,6 +54,7 @@ const OPERATORS: Record<ConditionField, readonly string[]> = {
 
 export const GIVING_FIELDS: readonly ConditionField[] = ['gaveWithinDays', 'notGaveWithinDays'];
 export const ATTENDANCE_FIELDS: readonly ConditionField[] = ['attendedWithinDays', 'notAttendedWithinDays', 'firstVisitWithinDays'];
+export const GROUP_FIELDS: readonly ConditionField[] = ['memberOf', 'notMemberOf', 'role'];
 
 const MAX_DAYS = 36_500;
 const MAX_AGE = 150;
@@ -166,8 +167,8 @@ function checkOne(raw: { field: string; operator: string; value?: unknown }, pat
 
 /**
  * Validates the criteria (400s) and the caller's right to use them (403s): giving conditions need
- * finance:read, attendance conditions attendance:read ("a search never reveals what the caller may
- * not read"). `path` is where the criteria sit in the request body (`body` or `body/criteria`).
+ * finance:read, attendance conditions attendance:read, membership conditions (memberOf, notMemberOf,
+ * role) groups:read ("a search never reveals what the caller may not read"). `path` is where the criteria sit in the request body (`body` or `body/criteria`).
  */
 export function checkCriteria(criteria: Criteria, auth: Principal, path = 'body'): CheckedCriteria {
   const conditions = criteria.conditions.map((raw, i) => checkOne(raw, `${path}/conditions/${i}`));
@@ -175,8 +176,10 @@ export function checkCriteria(criteria: Criteria, auth: Principal, path = 'body'
   return { match: criteria.match ?? 'all', conditions, sort: criteria.sort ?? 'lastName' };
 }
 
-/** 403 when the conditions read giving or attendance the caller may not read. */
+/** 403 when the conditions read giving, attendance or memberships the caller may not read. */
 export function assertMayEvaluate(conditions: CheckedCondition[], auth: Principal): void {
+  const group = conditions.find((c) => GROUP_FIELDS.includes(c.field));
+  if (group && !auth.permissions.has('groups:read')) throw new ForbiddenError(`The ${group.field} condition requires the groups:read permission`);
   const giving = conditions.find((c) => GIVING_FIELDS.includes(c.field));
   if (giving && !auth.permissions.has('finance:read')) throw new ForbiddenError(`The ${giving.field} condition requires the finance:read permission`);
   const attendance = conditions.find((c) => ATTENDANCE_FIELDS.includes(c.field));

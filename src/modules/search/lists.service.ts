@@ -34,7 +34,8 @@ function storedCriteria(criteria: Criteria): Criteria {
 
 /**
  * Stored criteria as the reader may evaluate them: null when they hold conditions the reader may
- * not read (giving without finance:read, attendance without attendance:read), or no longer pass
+ * not read (giving without finance:read, attendance without attendance:read, memberships without
+ * groups:read), or no longer pass
  * the checks.
  */
 const StoredCriteria = Compile(Criteria);
@@ -42,7 +43,7 @@ const StoredCriteria = Compile(Criteria);
 function readable(stored: unknown, auth: Principal): CheckedCriteria | null {
   if (!StoredCriteria.Check(stored)) return null;
   try {
-    const checked = checkCriteria(stored, { ...auth, permissions: new Set([...auth.permissions, 'finance:read', 'attendance:read']) });
+    const checked = checkCriteria(stored, { ...auth, permissions: new Set([...auth.permissions, 'finance:read', 'attendance:read', 'groups:read']) });
     return mayEvaluate(checked.conditions, auth) ? checked : null;
   } catch {
     return null;

@@ -18,7 +18,7 @@ export const searchDocs: ModuleDocs = {
   },
   'POST /api/search/contacts': {
     summary: 'Advanced contact search',
-    visibility: `${VISIBILITY.tenant} Giving conditions need \`finance:read\`, attendance conditions \`attendance:read\` (403), and group conditions see only visible groups.`,
+    visibility: `${VISIBILITY.tenant} Giving conditions need \`finance:read\`, attendance conditions \`attendance:read\`, membership conditions \`groups:read\` (403), and group conditions see only visible groups.`,
     errors: { 403: 'Giving or attendance conditions without their read permission', 404: 'A group in a condition does not exist or is not visible' },
     example: { ...criteria, page: 1, limit: 20 },
   },

@@ -36,8 +36,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
       description: 'Advanced contact search. Text comparisons are case- and accent-insensitive; city and country match any of the contact\'s '
         + 'addresses; neq and isEmpty hold for a missing value; age is in whole years in the tenant\'s time zone; "…WithinDays lt n" means '
         + 'on one of the last n days of the tenant\'s calendar, today included; memberOf/role count active memberships in groups visible '
-        + 'to the caller (memberOf includes the subtree; an invisible group is 404). Giving conditions need finance:read and attendance '
-        + 'conditions attendance:read (403).',
+        + 'to the caller (memberOf includes the subtree; an invisible group is 404). Giving conditions need finance:read, attendance '
+        + 'conditions attendance:read and membership conditions (memberOf, notMemberOf, role) groups:read (403).',
       body: AdvancedSearchBody,
       response: { 200: Paginated(ContactListItem), ...errors(400, 401, 403, 404) },
     },

@@ -86,7 +86,7 @@ export const SavedListSchema = Type.Object({
   criteria: Criteria,
   shared: Type.Boolean(),
   owner: Type.Object({ id: Id, username: Type.String() }),
-  count: Nullable(Type.Integer({ description: 'Contacts matching now; null when the criteria hold giving conditions and the caller lacks finance:read' })),
+  count: Nullable(Type.Integer({ description: 'Contacts matching now; null when the criteria hold conditions the caller may not read (giving without finance:read, attendance without attendance:read, memberships without groups:read)' })),
   createdAt: Instant,
   updatedAt: Instant,
 });
