@@ -125,6 +125,7 @@ export const ROUTES: Record<string, RouteEntry> = {
   'DELETE /api/finance/pledges/:id': { params: { id: 'pledge' } },
   'PUT /api/finance/pledges/:id': { params: { id: 'pledge' }, body: () => ({ campaign: 'c' }) },
   'GET /api/finance/statements/:contactId': { params: { contactId: 'contact' } },
+  'GET /api/finance/statements/households/:id': { params: { id: 'household' } },
   'POST /api/finance/statements/bulk': { body: () => ({}) },
   'GET /api/finance/summary': {},
   // groups

@@ -89,8 +89,17 @@ export const financeDocs: ModuleDocs = {
   },
   'DELETE /api/finance/pledges/:id': { summary: 'Delete a pledge', visibility: tenant, errors: { 404: 'No pledge with this id in the tenant' } },
   'GET /api/finance/statements/:contactId': { summary: 'A donor\'s giving statement (JSON, CSV or PDF)', visibility: tenant, errors: { 404: 'No contact with this id in the tenant' } },
+  'GET /api/finance/statements/households/:id': {
+    summary: 'A household\'s giving statement (JSON, CSV or PDF)',
+    description: 'Every current member\'s gifts in one statement, each line naming its giver; totals (by fund, total, deductible) over them all. ' +
+      'Any household may have one (givingTogether decides only what bulk statements send).',
+    visibility: tenant,
+    errors: { 404: 'No household with this id in the tenant' },
+  },
   'POST /api/finance/statements/bulk': {
     summary: 'Every donor\'s statement as PDFs in a zip',
+    description: 'One PDF per giving-together household (its members\' gifts together, addressed to the household; the combined total is what ' +
+      'minTotal is compared with) and one per other donor: a gift is never in two PDFs.',
     visibility: tenant,
     errors: { 404: 'A fundId does not exist in the tenant' },
     example: { from: '2025-01-01', to: '2025-12-31', minTotal: 1, fundIds: [1, 2] },

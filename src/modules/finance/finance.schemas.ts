@@ -236,6 +236,19 @@ export const StatementSchema = Type.Object({
   totals: Type.Object({ total: Total, deductible: Total, byFund: ByFund }),
 });
 export type Statement = Static<typeof StatementSchema>;
+export const HouseholdStatementSchema = Type.Object({
+  tenant: Type.Object({ name: Type.String() }),
+  household: Type.Object({ id: Type.Integer(), name: Type.String(), address: Nullable(Address) }),
+  members: Type.Array(ContactRef, { description: 'The household\'s current members, in the order they joined: the statement covers their gifts' }),
+  period: Type.Object({ from: Type.String(), to: Type.String() }),
+  currency: Currency,
+  lines: Type.Array(Type.Object({
+    contributionId: Type.Integer(), date: Type.String(), giver: ContactRef, fund: Ref, amount: Total, method: StringEnum(CONTRIBUTION_METHODS),
+    reference: Nullable(Type.String()), isTaxDeductible: Type.Boolean(),
+  })),
+  totals: Type.Object({ total: Total, deductible: Total, byFund: ByFund }),
+});
+export type HouseholdStatement = Static<typeof HouseholdStatementSchema>;
 export const BulkStatementsBody = Body({
   from: Type.Optional(DateString),
   to: Type.Optional(DateString),
@@ -264,3 +277,4 @@ export type Summary = Static<typeof SummarySchema>;
 
 export const MyContributionsQuery = Type.Object({ ...PageQueryProps });
 export const ContactParams = Type.Object({ contactId: Id });
+export const HouseholdParams = Type.Object({ id: Id });

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import { formatMoney } from '../../lib/money.js';
-import type { Statement } from './finance.schemas.js';
+import type { HouseholdStatement, Statement } from './finance.schemas.js';
 
 type Doc = InstanceType<typeof PDFDocument>;
 
@@ -161,12 +161,13 @@ function batchWrites(doc: Doc): (() => Buffer) | undefined {
 
 /**
  * A giving statement a donor can file: the church, the donor's name and address, every gift in the
- * period, totals by fund, the total and the tax-deductible part. Uncompressed content streams
- * (`compress: false`): a one-page statement stays small, bulk ZIPs deflate it anyway, and the text
- * stays searchable by tools and tests. `sharedFonts: false` renders with pdfkit's own per-document
- * fonts (what the tests compare the shared ones with).
+ * period, totals by fund, the total and the tax-deductible part. A household's statement is addressed
+ * to the household's name and address and names each gift's giver in a column of its own.
+ * Uncompressed content streams (`compress: false`): a one-page statement stays small, bulk ZIPs
+ * deflate it anyway, and the text stays searchable by tools and tests. `sharedFonts: false` renders
+ * with pdfkit's own per-document fonts (what the tests compare the shared ones with).
  */
-export function renderStatementPdf(s: Statement, { sharedFonts = true }: { sharedFonts?: boolean } = {}): Promise<Buffer> {
+export function renderStatementPdf(s: Statement | HouseholdStatement, { sharedFonts = true }: { sharedFonts?: boolean } = {}): Promise<Buffer> {
   const info = { Title: `Giving statement ${s.period.from} to ${s.period.to}`, Author: s.tenant.name };
   const { doc, output } = newDocument({ size: 'A4', margin: 50, compress: false, info }, sharedFonts);
   const chunks: Buffer[] = [];
@@ -178,18 +179,21 @@ export function renderStatementPdf(s: Statement, { sharedFonts = true }: { share
   const money = (n: number) => formatMoney(n, s.currency);
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
+  const household = 'household' in s;
 
   doc.font('Helvetica-Bold').fontSize(18).text(s.tenant.name);
   doc.font('Helvetica').fontSize(12).text(`Giving statement: ${s.period.from} to ${s.period.to}`);
   doc.moveDown();
-  const name = [s.contact.firstName, s.contact.lastName].filter(Boolean).join(' ');
+  const name = household ? s.household.name : [s.contact.firstName, s.contact.lastName].filter(Boolean).join(' ');
   doc.font('Helvetica-Bold').text(name);
   doc.font('Helvetica');
-  const a = s.contact.address;
+  const a = household ? s.household.address : s.contact.address;
   if (a) for (const part of [a.street, a.city, a.country]) if (part) doc.text(part);
   doc.moveDown();
 
-  const cols = [left, left + 80, left + 230, left + 320];
+  // Date, (Giver,) Fund, Method, Reference, then the amount on the right.
+  const cols = household ? [left, left + 62, left + 170, left + 268, left + 335] : [left, left + 80, left + 230, left + 320];
+  const fundCol = household ? 2 : 1;
   const amountX = left + width - 110;
   const widthOf = (i: number) => (cols[i + 1] ?? amountX) - cols[i] - 6;
   /**
@@ -215,17 +219,21 @@ export function renderStatementPdf(s: Statement, { sharedFonts = true }: { share
     doc.x = left;
     doc.y = y + height + 3;
   };
-  row(['Date', 'Fund', 'Method', 'Reference'], 'Amount', true);
+  /** A row with `text` in the column `at` and the other cells empty. */
+  const only = (at: number, text: string) => cols.map((_, i) => (i === at ? text : ''));
+  row(household ? ['Date', 'Giver', 'Fund', 'Method', 'Reference'] : ['Date', 'Fund', 'Method', 'Reference'], 'Amount', true);
   doc.moveTo(left, doc.y - 1).lineTo(left + width, doc.y - 1).stroke();
   doc.y += 3;
   if (s.lines.length === 0) doc.font('Helvetica').fontSize(10).text('No gifts in this period.', left);
-  for (const l of s.lines) row([l.date, l.fund.name, l.method, l.reference ?? ''], money(l.amount));
+  if (household) {
+    for (const l of s.lines) row([l.date, [l.giver.firstName, l.giver.lastName].filter(Boolean).join(' '), l.fund.name, l.method, l.reference ?? ''], money(l.amount));
+  } else for (const l of s.lines) row([l.date, l.fund.name, l.method, l.reference ?? ''], money(l.amount));
   doc.moveDown();
   doc.font('Helvetica-Bold').fontSize(11).text('Totals by fund', left);
-  for (const f of s.totals.byFund) row(['', f.fund.name, '', ''], money(f.amount));
+  for (const f of s.totals.byFund) row(only(fundCol, f.fund.name), money(f.amount));
   doc.moveDown(0.5);
-  row(['Total', '', '', ''], money(s.totals.total), true);
-  row(['Tax-deductible', '', '', ''], money(s.totals.deductible), true);
+  row(only(0, 'Total'), money(s.totals.total), true);
+  row(only(0, 'Tax-deductible'), money(s.totals.deductible), true);
   doc.moveDown(2);
   doc.font('Helvetica').fontSize(9).text(`Amounts are net of refunds. ${s.tenant.name} thanks you for your generosity.`, left, doc.y, { width });
   doc.end();

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import type { ContributionMethod } from '../../db/schema/finance.js';
 import { toMinor } from '../../lib/money.js';
 import { idArray, rowsOf } from './finance.common.js';
-import type { Statement } from './finance.schemas.js';
+import type { HouseholdStatement, Statement } from './finance.schemas.js';
 
 /**
  * Giving statements of one or many donors in a fixed number of queries (contacts, lines, totals):
@@ -28,20 +28,115 @@ function giftsSql(tenantId: number, contactIds: SQL, scope: StatementScope): SQL
       and l.amount > l.refunded_amount ${funds}`;
 }
 
-/** The donors whose net giving in the scope reaches minTotal, in name order (ids only: flat memory). */
-export async function donorsReaching(tx: Db, tenantId: number, scope: StatementScope, minTotal: number): Promise<number[]> {
+/** Who gives together: each member of a giving-together household with that household's id. */
+export interface Together {
+  contactId: number;
+  householdId: number;
+}
+
+/** `together` as a relation `hm(contact_id, household_id)` of two bigint[] parameters. */
+function togetherSql(together: readonly Together[]): SQL {
+  return sql`select * from unnest(${idArray(together.map((t) => t.contactId))}, ${idArray(together.map((t) => t.householdId))}) as hm(contact_id, household_id)`;
+}
+
+/** A bulk statement's addressee: a giving-together household or a donor on their own. */
+export type Recipient = { kind: 'household'; id: number } | { kind: 'contact'; id: number };
+
+/**
+ * The addressees of bulk statements (ids only: flat memory), by name: each member of a
+ * giving-together household (`together`) counts in that household, whose combined net giving in the
+ * scope must reach minTotal; every other donor on their own. So no gift is in two statements.
+ */
+export async function recipientsReaching(tx: Db, tenantId: number, scope: StatementScope, minTotal: number, together: readonly Together[]): Promise<Recipient[]> {
   const funds = scope.fundIds?.length ? sql`and l.fund_id = any(${idArray(scope.fundIds)})` : sql``;
-  const rows = rowsOf<{ contact_id: unknown }>(
+  const rows = rowsOf<{ household_id: unknown; contact_id: unknown }>(
     await tx.execute(sql`
-      select c.contact_id from contributions c
-      join contribution_lines l on l.tenant_id = c.tenant_id and l.contribution_id = c.id
-      join contacts k on k.tenant_id = c.tenant_id and k.id = c.contact_id
-      where c.tenant_id = ${tenantId} and c.contact_id is not null and c.date between ${scope.from}::date and ${scope.to}::date ${funds}
-      group by c.contact_id, k.sort_last, k.sort_first
-      having sum(l.amount - l.refunded_amount) >= ${minTotal} and sum(l.amount - l.refunded_amount) > 0
-      order by k.sort_last, k.sort_first, c.contact_id`),
+      with hm as (${togetherSql(together)}),
+      s as (
+        select c.contact_id, sum(l.amount - l.refunded_amount) as net from contributions c
+        join contribution_lines l on l.tenant_id = c.tenant_id and l.contribution_id = c.id
+        where c.tenant_id = ${tenantId} and c.contact_id is not null and c.date between ${scope.from}::date and ${scope.to}::date ${funds}
+        group by c.contact_id
+      )
+      select hm.household_id, case when hm.household_id is null then s.contact_id end as contact_id
+      from s
+      join contacts k on k.tenant_id = ${tenantId} and k.id = s.contact_id
+      left join hm on hm.contact_id = s.contact_id
+      group by hm.household_id, case when hm.household_id is null then s.contact_id end
+      having sum(s.net) >= ${minTotal} and sum(s.net) > 0
+      order by min(k.sort_last), min(k.sort_first), hm.household_id nulls last, 2`),
   );
-  return rows.map((r) => Number(r.contact_id));
+  return rows.map((r) => (r.household_id === null ? { kind: 'contact', id: Number(r.contact_id) } : { kind: 'household', id: Number(r.household_id) }));
+}
+
+/** A household as its statement addresses it (from the households module). */
+export interface StatementHouseholdInput {
+  id: number;
+  name: string;
+  address: { street: string | null; city: string | null; country: string | null } | null;
+  members: { id: number; firstName: string; lastName: string }[];
+}
+
+/**
+ * Statements of households over the gifts of the contacts `together` places in each (keyed by
+ * household id, one per given household) in one statement: lines with their giver, totals (per fund
+ * by name, then all funds) summed in SQL, as loadStatements does for a donor.
+ */
+export async function loadHouseholdStatements(
+  tx: Db, tenantId: number, households: readonly StatementHouseholdInput[], together: readonly Together[], scope: StatementScope, tenant?: { name: string; currency: string },
+): Promise<Map<number, HouseholdStatement>> {
+  const rows = rowsOf<HouseholdStatementRow>(
+    await tx.execute(sql`
+      with hm as materialized (${togetherSql(together)}),
+      g as materialized (
+        select hm.household_id, gifts.* from (${giftsSql(tenantId, idArray(together.map((t) => t.contactId)), scope)}) gifts
+        join hm on hm.contact_id = gifts.contact_id
+      ),
+      l as (
+        select g.household_id, json_agg(json_build_array(g.contribution_id, g.date::text, g.fund_id, g.fund_name, g.is_tax_deductible, g.net::text, g.method, g.reference,
+            g.contact_id, coalesce(p.first_name, ''), coalesce(p.last_name, ''))
+          order by g.date, g.contribution_id, g.line_id) as lines
+        from g left join persons p on p.tenant_id = ${tenantId} and p.contact_id = g.contact_id
+        group by g.household_id
+      ), t as (
+        select s.household_id, json_agg(json_build_array(s.fund_id, s.fund_name, s.amount::text, s.deductible::text) order by s.is_total, s.fund_name, s.fund_id) as totals
+        from (
+          select g.household_id, g.fund_id, g.fund_name, sum(g.net) as amount, coalesce(sum(g.net) filter (where g.is_tax_deductible), 0) as deductible,
+            grouping(g.fund_id, g.fund_name) as is_total
+          from g group by grouping sets ((g.household_id, g.fund_id, g.fund_name), (g.household_id))
+        ) s group by s.household_id
+      )
+      select h.id, l.lines, t.totals, tn.name as tenant_name, tn.currency
+      from unnest(${idArray(households.map((h) => h.id))}) as h(id)
+      join tenants tn on tn.id = ${tenantId}
+      left join l on l.household_id = h.id
+      left join t on t.household_id = h.id`),
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  const out = new Map<number, HouseholdStatement>();
+  for (const h of households) {
+    const row = byId.get(h.id);
+    if (!row) continue;
+    const lines = parseJson<[unknown, string, unknown, string, boolean, string, ContributionMethod, string | null, unknown, string, string]>(row.lines);
+    out.set(h.id, {
+      tenant: { name: tenant?.name ?? row.tenant_name },
+      household: { id: h.id, name: h.name, address: h.address },
+      members: h.members.map((m) => ({ id: m.id, firstName: m.firstName, lastName: m.lastName })),
+      period: { from: scope.from, to: scope.to },
+      currency: tenant?.currency ?? row.currency,
+      lines: lines.map(([contributionId, date, fundId, fundName, isTaxDeductible, net, method, reference, giverId, firstName, lastName]) => ({
+        contributionId: Number(contributionId), date, giver: { id: Number(giverId), firstName, lastName }, fund: { id: Number(fundId), name: fundName },
+        amount: toMinor(net), method, reference, isTaxDeductible,
+      })),
+      totals: totalsOf(row.totals),
+    });
+  }
+  return out;
+}
+
+/** A row of loadHouseholdStatements' statement: a household's lines and totals as JSON. */
+export interface HouseholdStatementRow {
+  id: unknown; lines: unknown; totals: unknown; tenant_name: string; currency: string;
 }
 
 /**
@@ -89,7 +184,7 @@ export interface StatementRow {
 
 /** loadStatements' rows as statements, keyed by contact id (exported for the bench's PDF ceiling, bench/scenarios.ts f3r). */
 export function statementsFromRows(rows: readonly StatementRow[], scope: StatementScope, tenant?: { name: string; currency: string }): Map<number, Statement> {
-  const json = <T>(v: unknown): T[] => (v === null || v === undefined ? [] : ((typeof v === 'string' ? JSON.parse(v) : v) as T[]));
+  const json = parseJson;
   const out = new Map<number, Statement>();
   for (const k of rows) {
     const statement: Statement = {
@@ -100,13 +195,26 @@ export function statementsFromRows(rows: readonly StatementRow[], scope: Stateme
       lines: json<[unknown, string, unknown, string, boolean, string, ContributionMethod, string | null]>(k.lines).map(([contributionId, date, fundId, fundName, isTaxDeductible, net, method, reference]) => ({
         contributionId: Number(contributionId), date, fund: { id: Number(fundId), name: fundName }, amount: toMinor(net), method, reference, isTaxDeductible,
       })),
-      totals: { total: 0, deductible: 0, byFund: [] },
+      totals: totalsOf(k.totals),
     };
-    for (const [fundId, fundName, amount, deductible] of json<[unknown, string | null, string, string]>(k.totals)) {
-      if (fundId === null) statement.totals = { ...statement.totals, total: toMinor(amount), deductible: toMinor(deductible) };
-      else statement.totals.byFund.push({ fund: { id: Number(fundId), name: fundName ?? '' }, amount: toMinor(amount) });
-    }
     out.set(Number(k.id), statement);
   }
   return out;
+}
+
+/** A JSON column (an array, or its text), null as empty. */
+function parseJson<T>(v: unknown): T[] {
+  return v === null || v === undefined ? [] : ((typeof v === 'string' ? JSON.parse(v) : v) as T[]);
+}
+
+/** The totals column of a statement's row: per fund `[fundId, name, amount, deductible]`, then all funds (fundId null). */
+function totalsOf(column: unknown): Statement['totals'] {
+  const totals: Statement['totals'] = { total: 0, deductible: 0, byFund: [] };
+  for (const [fundId, fundName, amount, deductible] of parseJson<[unknown, string | null, string, string]>(column)) {
+    if (fundId === null) {
+      totals.total = toMinor(amount);
+      totals.deductible = toMinor(deductible);
+    } else totals.byFund.push({ fund: { id: Number(fundId), name: fundName ?? '' }, amount: toMinor(amount) });
+  }
+  return totals;
 }

@@ -9,7 +9,7 @@ import type { ModuleOptions } from '../module.js';
 import { createContributionsService } from './contributions.service.js';
 import { assertContact } from './finance.common.js';
 import { financeSummary } from './finance.queries.js';
-import { BulkStatementsBody, ContactParams, ContributionSchema, MyContributionsQuery, StatementQuery, StatementSchema, SummaryQuery, SummarySchema } from './finance.schemas.js';
+import { BulkStatementsBody, ContactParams, ContributionSchema, HouseholdParams, HouseholdStatementSchema, MyContributionsQuery, StatementQuery, StatementSchema, SummaryQuery, SummarySchema } from './finance.schemas.js';
 import { createStatementsService, type StatementOutput } from './statements.service.js';
 
 const tags = ['finance'];
@@ -17,7 +17,7 @@ const STATEMENT_DOC =
   'format json (default), csv (text/csv) or pdf (application/pdf, attachment); default period: the previous calendar year in the tenant time zone; ' +
   'amounts net of refunds (fully refunded gifts left out); deductible = the part given to tax-deductible funds';
 
-function sendStatement(reply: FastifyReply, out: StatementOutput) {
+function sendStatement<S>(reply: FastifyReply, out: StatementOutput<S>) {
   if (out.format === 'json') return out.statement;
   const type = out.format === 'pdf' ? 'application/pdf' : 'text/csv; charset=utf-8';
   return reply.type(type).header('content-disposition', `attachment; filename="${out.filename}"`).send(out.body as never);
@@ -35,12 +35,25 @@ export const statementsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async 
     schema: { tags, description: STATEMENT_DOC, params: ContactParams, querystring: StatementQuery, response: { 200: StatementSchema, ...errors(400, 401, 403, 404) } },
     handler: async (request, reply) => sendStatement(reply, await statements.statement(request.auth, request.params.contactId, request.query)),
   });
+  app.get('/statements/households/:id', {
+    config: { permission: 'finance:read', readOnly: true },
+    schema: {
+      tags,
+      description: 'The gifts of every current member of the household, each line naming its giver (givingTogether is not required). ' +
+        `CSV adds a giver column; the PDF is addressed to the household's name and address. ${STATEMENT_DOC}`,
+      params: HouseholdParams, querystring: StatementQuery, response: { 200: HouseholdStatementSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: async (request, reply) => sendStatement(reply, await statements.householdStatement(request.auth, request.params.id, request.query)),
+  });
   app.post('/statements/bulk', {
     config: { permission: 'finance:admin' },
     schema: {
       tags,
-      description: 'finance:admin. application/zip, streamed: one PDF per donor whose net total in the period (restricted to fundIds when given) reaches ' +
-        'minTotal (default 1); default period: the previous calendar year. X-Statement-Count gives the number of PDFs.',
+      description: 'finance:admin. application/zip, streamed: one PDF per household whose givingTogether is true (addressed to its name and address, ' +
+        'covering every member\'s gifts, named household-statement-<id>-<name>-<from>-<to>.pdf) whose members\' combined net total in the period ' +
+        '(restricted to fundIds when given) reaches minTotal (default 1), and one PDF per other donor whose own net total reaches it ' +
+        '(statement-<contact id>-<last name>-<from>-<to>.pdf): never both, so a member of a giving-together household gets no PDF of their own. ' +
+        'Default period: the previous calendar year. X-Statement-Count gives the number of PDFs.',
       body: BulkStatementsBody, response: { 200: Type.String({ description: 'application/zip' }), ...errors(400, 401, 403, 404) },
     },
     handler: async (request, reply) => {

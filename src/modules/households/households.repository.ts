@@ -184,3 +184,13 @@ export async function lastNames(tx: Db, tenantId: number, ids: readonly number[]
     .where(and(eq(persons.tenantId, tenantId), sql`${persons.contactId} = any(${idArray(ids)})`));
   return new Map(rows.map((r) => [r.id, r.lastName]));
 }
+
+/** The members of every household whose givingTogether is true: `{contactId, householdId}`, by household then joining order. */
+export async function givingTogetherMembers(tx: Db, tenantId: number): Promise<{ contactId: number; householdId: number }[]> {
+  return tx
+    .select({ contactId: householdMembers.contactId, householdId: householdMembers.householdId })
+    .from(householdMembers)
+    .innerJoin(households, and(eq(households.tenantId, householdMembers.tenantId), eq(households.id, householdMembers.householdId)))
+    .where(and(eq(householdMembers.tenantId, tenantId), eq(households.givingTogether, true)))
+    .orderBy(asc(householdMembers.householdId), asc(householdMembers.position), asc(householdMembers.contactId));
+}

@@ -25,6 +25,32 @@ export const membersOf = (tx: Db, tenantId: number, householdId: number) => repo
 /** Households as the API shows them (members, primary contact, address), in the order of `ids`. */
 export const loadHouseholds = (tx: Db, tenantId: number, ids: readonly number[]) => repo.loadHouseholds(tx, tenantId, ids);
 
+/** A household as a giving statement addresses it: name, address and members (in joining order). */
+export interface StatementHousehold {
+  id: number;
+  name: string;
+  address: { street: string | null; city: string | null; country: string | null } | null;
+  givingTogether: boolean;
+  members: { id: number; firstName: string; lastName: string }[];
+}
+
+/** Households as statements address them, in the order of `ids` (missing ones, e.g. another tenant's, left out). */
+export async function statementHouseholds(tx: Db, tenantId: number, ids: readonly number[]): Promise<StatementHousehold[]> {
+  return (await repo.loadHouseholds(tx, tenantId, ids)).map((h) => ({
+    id: h.id, name: h.name, address: h.address, givingTogether: h.givingTogether,
+    members: h.members.map((m) => ({ id: m.contact.id, firstName: m.contact.firstName, lastName: m.contact.lastName })),
+  }));
+}
+
+/** One household as a statement addresses it, or null when the tenant has no household with this id. */
+export async function statementHousehold(tx: Db, tenantId: number, id: number): Promise<StatementHousehold | null> {
+  const [household] = await statementHouseholds(tx, tenantId, [id]);
+  return household ?? null;
+}
+
+/** Who gives together (bulk statements): each member of a household whose givingTogether is true, with that household's id. */
+export const givingTogetherMembers = (tx: Db, tenantId: number) => repo.givingTogetherMembers(tx, tenantId);
+
 /**
  * Takes a contact out of its household before the contact is deleted or erased: member_removed,
  * the household deleted when left empty, else its primary contact recomputed. Nothing when the
