@@ -76,6 +76,7 @@ const firstRequest = (r: HttpRequest | (() => HttpRequest)) => (typeof r === 'fu
 export async function measureScenario(server: ServerProcess, ds: Dataset, scenario: Scenario, settings: RunSettings, log: (m: string) => void): Promise<ScenarioResult> {
   const tokens = await login(server, ds);
   const token = tokens[scenario.as];
+  if (scenario.setup) await scenario.setup(ds, (req) => send(server.serviceUrl, req, token));
   const request = scenario.request(ds);
   const isRead = scenario.kind === 'read';
   if (isRead) await server.call('capture-start');
