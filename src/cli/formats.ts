@@ -10,7 +10,7 @@ export type ImportKind = 'contacts' | 'giving' | 'groups';
 
 /** The fields each kind of import takes (the HTTP import's row). */
 export const FIELDS: Record<ImportKind, readonly string[]> = {
-  contacts: ['firstName', 'lastName', 'email', 'phone', 'gender'],
+  contacts: ['firstName', 'lastName', 'email', 'phone', 'gender', 'householdKey', 'householdRole'],
   giving: ['date', 'amount', 'fund', 'method', 'reference', 'contactId', 'email', 'phone', 'name', 'firstName', 'lastName'],
   groups: ['name', 'category', 'parentName'],
 };
@@ -25,6 +25,12 @@ export interface Format {
   majorAmounts?: boolean;
   /** How the export writes dates other than YYYY-MM-DD. */
   dates?: 'month-first' | 'day-first';
+  /**
+   * Another system's families (modules-contract §8 "Import"): its role words are translated (see
+   * householdRole), a role without a family is dropped rather than failed, and the key values in
+   * `noKey` mean "no family" (ChurchCRM writes family 0 for a person outside any).
+   */
+  families?: { noKey?: string[] };
 }
 
 /** Own columns: the HTTP import's field names themselves. */
@@ -46,7 +52,11 @@ export const FORMATS: Record<ImportKind, Format[]> = {
         email: ['Home Email', 'Work Email', 'Other Email'],
         phone: ['Mobile Phone Number', 'Home Phone Number', 'Work Phone Number', 'Other Phone Number'],
         gender: ['Gender'],
+        householdKey: ['Household ID'],
+        // Not a field of the HTTP import: the primary contact is the household's Head (see householdPrimary).
+        householdPrimary: ['Household Primary Contact'],
       },
+      families: {},
     },
     {
       name: 'ChurchCRM',
@@ -57,7 +67,10 @@ export const FORMATS: Record<ImportKind, Format[]> = {
         email: ['Email', 'Work Email'],
         phone: ['Cell Phone', 'Home Phone', 'Work Phone'],
         gender: ['Gender'],
+        householdKey: ['Family ID', 'Family'],
+        householdRole: ['Family Role'],
       },
+      families: { noKey: ['0'] },
     },
     {
       name: 'Breeze',
@@ -68,7 +81,10 @@ export const FORMATS: Record<ImportKind, Format[]> = {
         email: ['Email'],
         phone: ['Mobile', 'Home', 'Work'],
         gender: ['Gender'],
+        householdKey: ['Family ID', 'Family'],
+        householdRole: ['Family Role'],
       },
+      families: {},
     },
     {
       name: 'Elvanto',
@@ -119,6 +135,7 @@ export interface RowMapper {
   format: string;
   majorAmounts: boolean;
   dates?: Format['dates'];
+  families?: Format['families'];
   /** Which header feeds which field, for the summary. */
   used: Record<string, string[]>;
   map(record: Record<string, string>): Record<string, string>;
@@ -156,6 +173,7 @@ export function mapperFor(kind: ImportKind, header: string[], maps: Map<string, 
     format: format.name,
     majorAmounts: format.majorAmounts ?? false,
     dates: format.dates,
+    families: format.families,
     used: Object.fromEntries(entries),
     map(record) {
       const out: Record<string, string> = {};
@@ -179,3 +197,35 @@ const REQUIRED: Record<ImportKind, string[][]> = {
   giving: [['date'], ['amount'], ['fund']],
   groups: [['name'], ['category']],
 };
+
+/**
+ * Family role words of other systems → the household roles (Planning Center has no role column;
+ * Breeze writes Head of Household, Spouse, Adult, Child, Unassigned; ChurchCRM's default list is Head
+ * of Household, Spouse, Child, Other Relative, Non Relative). Compared as headers are (letters and
+ * digits, any case); a word not listed is passed on, for the import to refuse with its reason.
+ */
+const ROLE_WORDS: Record<string, 'Head' | 'Spouse' | 'Child' | 'Other'> = Object.fromEntries(
+  Object.entries({
+    Head: ['Head', 'Head of Household', 'Household Head', 'Head of Family', 'Family Head', 'Primary', 'Primary Contact', 'Householder'],
+    Spouse: ['Spouse', 'Wife', 'Husband', 'Partner'],
+    Child: ['Child', 'Son', 'Daughter', 'Dependent', 'Dependant', 'Kid'],
+    Other: ['Other', 'Adult', 'Other Relative', 'Relative', 'Non Relative', 'Nonrelative', 'Unassigned', 'Guest', 'Member', 'Other Adult', 'Grandparent', 'Grandchild'],
+  }).flatMap(([role, words]) => words.map((w) => [headerKey(w), role as 'Head' | 'Spouse' | 'Child' | 'Other'])),
+);
+
+export function householdRole(word: string): string {
+  return ROLE_WORDS[headerKey(word)] ?? word;
+}
+
+const YES = new Set(['true', 'yes', 'y', '1', 'x', 'primary', 'primarycontact']);
+
+/**
+ * Planning Center's `Household Primary Contact`: a yes-like value, or the name of the row's own
+ * person ("Daniel Okello"), marks the household's primary contact.
+ */
+export function isHouseholdPrimary(value: string, fields: { firstName?: string; lastName?: string }): boolean {
+  const key = headerKey(value);
+  if (YES.has(key)) return true;
+  const name = headerKey(`${fields.firstName ?? ''}${fields.lastName ?? ''}`);
+  return name !== '' && key === name;
+}

@@ -15,7 +15,7 @@ import { createImportService as createGivingImport } from '../modules/finance/im
 import { createImportService as createGroupsImport } from '../modules/groups/import.service.js';
 import { findTenantBySlug } from '../modules/tenants/tenants.repository.js';
 import { findUserByLogin, findUserPermissions } from '../modules/users/users.repository.js';
-import { mapperFor, MappingError, parseMaps, type ImportKind, type RowMapper } from './formats.js';
+import { householdRole, isHouseholdPrimary, mapperFor, MappingError, parseMaps, type ImportKind, type RowMapper } from './formats.js';
 
 /** A failure the CLI reports as one line (no stack): bad arguments, unknown tenant, unreadable file. */
 export class ImportError extends Error {}
@@ -56,7 +56,8 @@ const PERMISSIONS: Record<ImportKind, Permission[]> = {
 const BATCH: Record<ImportKind, number> = { contacts: IMPORT_BATCH_SIZE, giving: 1_000, groups: Infinity };
 
 export const IMPORT_USAGE = `  import contacts|giving|groups --tenant SLUG [--map COLUMN=FIELD]... [--dry-run] [--as USERNAME] FILE.csv
-                             import a CSV export (Parish, Planning Center People, ChurchCRM, Breeze, Elvanto);
+                             import a CSV export (Parish, Planning Center People, ChurchCRM, Breeze, Elvanto),
+                             families included (householdKey/householdRole; Household ID, Family, Family Role);
                              rows that fail go to FILE.csv.errors.csv with the reason`;
 
 interface Options {
@@ -218,7 +219,8 @@ function batchImporter(db: Db, principal: Principal, options: Options, currency:
   return {
     async run(rows: ReadRow[]): Promise<Outcome[]> {
       if (options.kind === 'contacts') {
-        const inputs: NumberedInput[] = rows.map((r) => ({ row: r.row, input: contactFields(r.fields) }));
+        const m = mapper();
+        const inputs: NumberedInput[] = rows.map((r) => ({ row: r.row, input: contactFields(r.fields, m) }));
         const result = await importContactBatch(db, principal, inputs, { dryRun: options.dryRun, plan });
         // The service counts the batch's created and updated rows; only failures are named.
         return [
@@ -250,10 +252,22 @@ const counted = (status: 'created' | 'updated' | 'unchanged', n: number): Outcom
 
 const GENDERS: Record<string, string> = { m: 'Male', male: 'Male', f: 'Female', female: 'Female' };
 
-/** Other systems write M/F or lower case: Male/Female as the contacts import takes them. */
-function contactFields(fields: Record<string, string>): Record<string, string> {
-  const gender = fields.gender && GENDERS[fields.gender.toLowerCase()];
-  return gender ? { ...fields, gender } : fields;
+/**
+ * Other systems write M/F or lower case: Male/Female as the contacts import takes them; role words
+ * ("Head of Household", "son") become household roles. Other systems' families (mapper.families):
+ * Planning Center's primary contact is the Head (the others Other, unless a role column says more), a
+ * family-less row drops its role (in Parish's own format a role without a key stays a row error).
+ */
+function contactFields(fields: Record<string, string>, mapper: RowMapper): Record<string, string> {
+  const { householdPrimary, ...out } = fields;
+  const gender = out.gender && GENDERS[out.gender.toLowerCase()];
+  if (gender) out.gender = gender;
+  if (out.householdRole) out.householdRole = householdRole(out.householdRole);
+  if (!mapper.families) return out;
+  if (out.householdKey && mapper.families.noKey?.includes(out.householdKey)) delete out.householdKey;
+  if (!out.householdKey) delete out.householdRole;
+  else if (!out.householdRole && householdPrimary && isHouseholdPrimary(householdPrimary, out)) out.householdRole = 'Head';
+  return out;
 }
 
 /** Giving rows as the finance import takes them: YYYY-MM-DD dates, minor units, one payer name. */

@@ -53,10 +53,12 @@ export const contactsDocs: ModuleDocs = {
   },
   'POST /api/crm/contacts/import': {
     summary: 'Import contacts (JSON or CSV)',
-    description: 'JSON `{contacts: [...]}` or `text/csv` with the header `firstName,lastName,phone,email,gender`; at most 10,000 rows. Answers per-row results `{total, created, updated, unchanged, failed, errors: [{row, message}]}` (`unchanged`: the row matched a person who already has everything it carries; nothing is written and no change recorded).',
+    description: 'JSON `{contacts: [...]}` or `text/csv` with the header `firstName,lastName,phone,email,gender,householdKey,householdRole`; at most 10,000 rows. Answers per-row results `{total, created, updated, unchanged, failed, errors: [{row, message}]}` (`unchanged`: the row matched a person who already has everything it carries, household and role included; nothing is written and no change recorded). ' +
+      'Households: rows sharing a `householdKey` end in one household, created by the key (named by the default rule, `household.created`) or found by it on a later import (keys are per tenant), so a re-import moves no one. `householdRole` is Head, Spouse, Child or Other; a keyed row without one joins as Other, and a current member keeps their role. ' +
+      'A role without a key, an unknown role, a key other than that of the household the person already belongs to, two keys for one person, and a 31st member are row errors.',
     visibility: VISIBILITY.tenant,
     errors: { 415: 'Neither application/json nor text/csv' },
-    example: { contacts: [{ firstName: 'Ruth', lastName: 'Adams', phone: '+256 772 123456', email: 'ruth@example.org', gender: 'Female' }] },
+    example: { contacts: [{ firstName: 'Ruth', lastName: 'Adams', phone: '+256 772 123456', email: 'ruth@example.org', gender: 'Female', householdKey: 'adams-12', householdRole: 'Head' }] },
   },
   'GET /api/crm/relationships': {
     summary: 'List relationships',

@@ -6,7 +6,7 @@ import { errors } from '../../lib/schemas.js';
 import { ImportJsonBody, ImportSummary, MAX_IMPORT_ROWS } from './import.schemas.js';
 import { importContacts } from './import.service.js';
 
-const CsvBody = Type.String({ description: `text/csv: a header row (firstName,lastName,phone,email,gender), at most ${MAX_IMPORT_ROWS} rows` });
+const CsvBody = Type.String({ description: `text/csv: a header row (firstName,lastName,phone,email,gender,householdKey,householdRole), at most ${MAX_IMPORT_ROWS} rows` });
 
 /** POST /api/crm/contacts/import: JSON or CSV, per-row errors, batched writes. */
 export const importRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { db }) => {

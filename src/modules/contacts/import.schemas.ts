@@ -1,12 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Body, Email, Name } from '../../lib/schemas.js';
+import { HOUSEHOLD_ROLES } from '../../db/schema/households.js';
+import { StringEnum } from '../../lib/schemas.js';
 import { Gender } from './contacts.schemas.js';
 
 /** POST /api/crm/contacts/import (api-contract §5): JSON {contacts: [...]} or text/csv with the same columns. */
 
 export const MAX_IMPORT_ROWS = 10_000;
-export const IMPORT_COLUMNS = ['firstName', 'lastName', 'phone', 'email', 'gender'] as const;
+export const IMPORT_COLUMNS = ['firstName', 'lastName', 'phone', 'email', 'gender', 'householdKey', 'householdRole'] as const;
 
 const Cell = (description: string) => Type.Optional(Type.String({ description }));
 
@@ -20,6 +22,8 @@ export const ImportRowInput = Body({
   phone: Cell('Up to 50 characters with at least one digit'),
   email: Cell('A valid email address'),
   gender: Cell('Male or Female'),
+  householdKey: Cell('Up to 200 characters: rows sharing a key end in one household, created (named by the default rule) or found by the key'),
+  householdRole: Cell('Head, Spouse, Child or Other (with a householdKey; default Other for a new member, unchanged for a current one)'),
 });
 
 export const ImportJsonBody = Type.Object({
@@ -33,6 +37,8 @@ export const ImportRow = Type.Object({
   phone: Type.Optional(Type.String({ minLength: 1, maxLength: 50, pattern: '[0-9]' })),
   email: Type.Optional(Email),
   gender: Type.Optional(Gender),
+  householdKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  householdRole: Type.Optional(StringEnum(HOUSEHOLD_ROLES)),
 });
 export type ImportRow = Static<typeof ImportRow>;
 export const ImportRowCheck = Compile(ImportRow);
@@ -41,7 +47,7 @@ export const ImportSummary = Type.Object({
   total: Type.Integer(),
   created: Type.Integer(),
   updated: Type.Integer(),
-  unchanged: Type.Integer({ description: 'Rows matching a person who already has their names, gender, email and phone: nothing written, no change recorded' }),
+  unchanged: Type.Integer({ description: 'Rows matching a person who already has their names, gender, email and phone, and their household and role: nothing written, no change recorded' }),
   failed: Type.Integer(),
   errors: Type.Array(Type.Object({ row: Type.Integer({ description: 'Numbered from 1' }), message: Type.String() })),
 });

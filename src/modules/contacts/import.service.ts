@@ -4,6 +4,7 @@ import { parseCsvRecords } from '../../lib/csv.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { validationMessage } from '../../lib/http-errors.js';
 import type { Principal } from '../../plugins/auth.js';
+import { applyImportMemberships, lockImportKeys, MAX_MEMBERS, lockImportState, type HouseholdRole, type ImportMembership, type ImportState } from '../households/households.service.js';
 import { lockMatchKeys, phoneDigits, refreshSearchColumns } from './contacts.repository.js';
 import * as repo from './import.repository.js';
 import { IMPORT_COLUMNS, ImportRowCheck, MAX_IMPORT_ROWS, type ImportRow, type ImportSummary } from './import.schemas.js';
@@ -72,8 +73,9 @@ function checkRows(inputs: NumberedInput[]): { valid: NumberedRow[]; errors: Imp
   const errors: ImportSummary['errors'] = [];
   for (const { row, input } of inputs) {
     const normalized = normalizeRow(input ?? {});
-    if (ImportRowCheck.Check(normalized)) valid.push({ ...normalized, row });
-    else errors.push({ row, message: rowError(normalized) });
+    if (!ImportRowCheck.Check(normalized)) errors.push({ row, message: rowError(normalized) });
+    else if (normalized.householdRole !== undefined && normalized.householdKey === undefined) errors.push({ row, message: 'householdRole needs a householdKey' });
+    else valid.push({ ...normalized, row });
   }
   return { valid, errors };
 }
@@ -89,11 +91,14 @@ export async function importContacts(db: Db, auth: Principal, body: unknown): Pr
   const { valid, errors } = checkRows(raw.map((input, index) => ({ row: index + 1, input })));
   const summary: ImportSummary = { total: raw.length, created: 0, updated: 0, unchanged: 0, failed: errors.length, errors };
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
-    const { created, updated, unchanged } = await withTenant(db, auth, (tx) => importBatch(tx, auth, valid.slice(start, start + IMPORT_BATCH_SIZE)));
-    summary.created += created;
-    summary.updated += updated;
-    summary.unchanged += unchanged;
+    const batch = await withTenant(db, auth, (tx) => importBatch(tx, auth, valid.slice(start, start + IMPORT_BATCH_SIZE)));
+    summary.created += batch.created;
+    summary.updated += batch.updated;
+    summary.unchanged += batch.unchanged;
+    summary.failed += batch.errors.length;
+    errors.push(...batch.errors);
   }
+  errors.sort((a, b) => a.row - b.row);
   await repo.analyzeAfterImport(db, summary.created + summary.updated);
   return summary;
 }
@@ -106,8 +111,8 @@ export async function importContacts(db: Db, auth: Principal, body: unknown): Pr
 export async function importContactBatch(db: Db, actor: Actor, inputs: NumberedInput[], options: { dryRun?: boolean; plan?: DryRunPlan } = {}): Promise<BatchResult> {
   const { valid, errors } = checkRows(inputs);
   if (valid.length === 0) return { created: 0, updated: 0, unchanged: 0, errors };
-  const counts = await withTenant(db, actor, (tx) => importBatch(tx, actor, valid, options.dryRun ? (options.plan ?? new Map()) : undefined));
-  return { ...counts, errors };
+  const result = await withTenant(db, actor, (tx) => importBatch(tx, actor, valid, options.dryRun ? (options.plan ?? new Map()) : undefined));
+  return { ...result, errors: [...errors, ...result.errors].sort((a, b) => a.row - b.row) };
 }
 
 /** ANALYZE after a streamed import when it changed a substantial share of the table (see analyzeAfterImport). */
@@ -116,15 +121,27 @@ export const analyzeAfterImport = repo.analyzeAfterImport;
 interface Target {
   existingId?: number;
   person: Omit<repo.ImportPerson, 'id'>;
+  /** The household the rows give the person: its key, the role of the last row naming one, the row that gave the key. */
+  household?: { key: string; role?: HouseholdRole; row: number };
 }
 
-/** Matches and merges a batch's rows; writes them unless `dryRun` (a dry run's plan) is given. */
-async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: DryRunPlan) {
+const NO_HOUSEHOLDS: ImportState = { memberOf: new Map(), byKey: new Map() };
+
+/**
+ * Matches and merges a batch's rows; writes them unless `dryRun` (a dry run's plan) is given. A row
+ * whose household cannot be what it asks (see householdProblem) is reported and left out.
+ */
+async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: DryRunPlan): Promise<BatchResult> {
   const { tenantId } = actor;
   const emailKey = (r: NumberedRow) => r.email?.toLowerCase();
   const digitsKey = (r: NumberedRow) => (r.phone ? phoneDigits(r.phone) : undefined);
-  // Concurrent imports and quick guests of the same people match each other's new contacts (lockMatchKeys).
-  if (!dryRun) await lockMatchKeys(tx, tenantId, { emails: rows.map(emailKey), digits: rows.map(digitsKey) });
+  const keys = unique(rows.map((r) => r.householdKey));
+  // Concurrent imports and quick guests of the same people match each other's new contacts (lockMatchKeys);
+  // concurrent imports of the same household key find each other's household (lockImportKeys).
+  if (!dryRun) {
+    await lockMatchKeys(tx, tenantId, { emails: rows.map(emailKey), digits: rows.map(digitsKey) });
+    await lockImportKeys(tx, tenantId, keys);
+  }
   const emailMatch = await repo.matchEmails(tx, unique(rows.map(emailKey)));
   const phoneMatch = await repo.matchPhones(tx, tenantId, unique(rows.map(digitsKey)));
   if (dryRun) {
@@ -136,6 +153,9 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
       if (digits && !phoneMatch.has(digits) && dryRun.has(`p:${digits}`)) phoneMatch.set(digits, dryRun.get(`p:${digits}`)!);
     }
   }
+  // The households of the keys and the current ones of the people the rows match, locked (households service).
+  const matched = [...emailMatch.values(), ...phoneMatch.values()].filter((id) => id > 0);
+  const state = keys.length ? await lockImportState(tx, tenantId, matched, keys) : NO_HOUSEHOLDS;
   // A row's target: an existing contact, or one an earlier row of this batch creates or extends.
   const byEmail = new Map<string, Target>();
   const byDigits = new Map<string, Target>();
@@ -147,22 +167,36 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
     if (existingId) byExisting.set(existingId, target);
     return target;
   };
-  const find = (key: string | undefined, dbMatch: Map<string, number>, inBatch: Map<string, Target>) => {
+  // A target of the batch, else the id of the stored person to target, else nothing (a new person).
+  const find = (key: string | undefined, dbMatch: Map<string, number>, inBatch: Map<string, Target>): Target | number | undefined => {
     if (!key) return undefined;
     const id = dbMatch.get(key);
-    return id ? (byExisting.get(id) ?? add(id)) : inBatch.get(key);
+    return id ? (byExisting.get(id) ?? id) : inBatch.get(key);
   };
   let created = 0;
+  const errors: ImportSummary['errors'] = [];
+  const joining = new Map<string, number>();
   const rowTargets: Target[] = [];
   for (const row of rows) {
     const email = emailKey(row);
     const digits = digitsKey(row);
-    let target = find(email, emailMatch, byEmail) ?? find(digits, phoneMatch, byDigits);
-    if (!target) {
+    const found = find(email, emailMatch, byEmail) ?? find(digits, phoneMatch, byDigits);
+    if (row.householdKey) {
+      const problem = householdProblem(row.householdKey, found, state, joining);
+      if (problem) {
+        errors.push({ row: row.row, message: problem });
+        continue;
+      }
+    }
+    let target: Target;
+    if (typeof found === 'number') target = add(found);
+    else if (found) target = found;
+    else {
       target = add();
       created++;
     }
     merge(target, row);
+    if (row.householdKey) target.household = { key: row.householdKey, role: row.householdRole ?? target.household?.role, row: row.row };
     rowTargets.push(target);
     if (email) byEmail.set(email, target);
     if (digits) byDigits.set(digits, target);
@@ -172,9 +206,12 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
   const stored = targets.filter((t) => t.existingId && t.existingId > 0);
   const before = await repo.loadPeopleNames(tx, tenantId, stored.map((t) => t.existingId!));
   const points = await repo.loadContactPoints(tx, tenantId, stored.map((t) => t.existingId!));
-  const same = new Set(stored.filter((t) => isUnchanged(t, before.get(t.existingId!), points)));
+  // A person already as the rows have them is not written; one also already in the rows' household with their role changes nothing.
+  const personSame = new Set(stored.filter((t) => isUnchanged(t, before.get(t.existingId!), points)));
+  const inPlace = (t: Target) => !t.household || isInHousehold(t, state);
+  const same = new Set([...personSame].filter(inPlace));
   const unchanged = rowTargets.filter((t) => same.has(t)).length;
-  const counts = { created, updated: rows.length - created - unchanged, unchanged };
+  const counts = { created, updated: rowTargets.length - created - unchanged, unchanged, errors };
   if (dryRun) {
     for (const t of fresh) {
       const standIn = -(dryRun.size + 1);
@@ -184,7 +221,7 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
     return counts;
   }
   const ids = await repo.allocateContactIds(tx, fresh.length);
-  const existing = stored.filter((t) => !same.has(t));
+  const existing = stored.filter((t) => !personSame.has(t));
   await repo.insertPeople(tx, tenantId, fresh.map((t, i) => ({ ...t.person, id: ids[i] })));
   await repo.updatePeople(tx, tenantId, existing.map((t) => ({ ...t.person, id: t.existingId! })), points);
   // Created people got their search columns in the insert; updated ones are refreshed (and touched) once.
@@ -198,7 +235,42 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
     changes.push({ type: 'contact.updated', entityId: id, changes: diff, data: { contactId: id, category: 'Person', imported: true } });
   }
   await recordChanges(tx, actor, changes);
+  // Households last: the new people exist, and the memberships are planned against the locked state.
+  const idOf = new Map<Target, number>([...fresh.map((t, i): [Target, number] => [t, ids[i]]), ...stored.map((t): [Target, number] => [t, t.existingId!])]);
+  const memberships: ImportMembership[] = targets
+    .filter((t) => t.household && !(t.existingId && inPlace(t)))
+    .map((t) => ({ contactId: idOf.get(t)!, lastName: t.person.lastName, key: t.household!.key, role: t.household!.role }));
+  await applyImportMemberships(tx, actor, state, memberships);
   return counts;
+}
+
+/**
+ * Why a row cannot join the household of its key (modules-contract §8 "Import"): its person already
+ * belongs to another household (one the key did not make, or another key's), an earlier row of the
+ * batch gave the person another key, or the household would pass 30 members. Counts the joiners of
+ * each key in `joining`.
+ */
+function householdProblem(key: string, found: Target | number | undefined, state: ImportState, joining: Map<string, number>): string | undefined {
+  const target = typeof found === 'object' ? found : undefined;
+  const existingId = typeof found === 'number' ? found : target?.existingId;
+  const planned = target?.household;
+  if (planned && planned.key !== key) return `householdKey ${key} differs from ${planned.key}, given to the same person by row ${planned.row}`;
+  const current = existingId && existingId > 0 ? state.memberOf.get(existingId) : undefined;
+  if (current && current.importKey !== key) return `Contact ${existingId} already belongs to household ${current.householdId}`;
+  if (current || planned) return undefined;
+  const household = state.byKey.get(key);
+  const count = (household?.members ?? 0) + (joining.get(key) ?? 0);
+  if (count >= MAX_MEMBERS) {
+    return household ? `Household ${household.id} already has ${household.members} members (at most ${MAX_MEMBERS})` : `householdKey ${key} has more than ${MAX_MEMBERS} members`;
+  }
+  joining.set(key, (joining.get(key) ?? 0) + 1);
+  return undefined;
+}
+
+/** A stored person already in the household of their rows' key, with the role the rows give (if any). */
+function isInHousehold(t: Target, state: ImportState): boolean {
+  const current = state.memberOf.get(t.existingId!);
+  return !!current && current.importKey === t.household!.key && (t.household!.role === undefined || t.household!.role === current.role);
 }
 
 /** A stored person whose names, gender, emails and phones already are what the rows would write. */

@@ -194,3 +194,81 @@ export async function givingTogetherMembers(tx: Db, tenantId: number): Promise<{
     .where(and(eq(householdMembers.tenantId, tenantId), eq(households.givingTogether, true)))
     .orderBy(asc(householdMembers.householdId), asc(householdMembers.position), asc(householdMembers.contactId));
 }
+
+/* The contacts import (modules-contract §8 "Import"): set-based statements, a fixed number per batch. */
+
+export interface KeyedHousehold {
+  id: number;
+  name: string;
+  importKey: string;
+  primaryContactId: number | null;
+  members: number;
+  lastPosition: number;
+}
+
+/** The households of `keys`, locked (FOR UPDATE, in id order), with their member count and last position. */
+export async function lockHouseholdsByKeys(tx: Db, tenantId: number, keys: readonly string[]): Promise<Map<string, KeyedHousehold>> {
+  if (keys.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: households.id, name: households.name, importKey: households.importKey, primaryContactId: households.primaryContactId })
+    .from(households)
+    .where(and(eq(households.tenantId, tenantId), sql`${households.importKey} = any(${textArray(keys)})`))
+    .orderBy(asc(households.id))
+    .for('update');
+  const stats = await memberStats(tx, tenantId, rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.importKey!, { ...r, importKey: r.importKey!, members: stats.get(r.id)?.members ?? 0, lastPosition: stats.get(r.id)?.lastPosition ?? 0 }]));
+}
+
+async function memberStats(tx: Db, tenantId: number, ids: readonly number[]): Promise<Map<number, { members: number; lastPosition: number }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: householdMembers.householdId, members: sql<number>`count(*)::int`, lastPosition: sql<number>`max(${householdMembers.position})::int` })
+    .from(householdMembers)
+    .where(and(eq(householdMembers.tenantId, tenantId), sql`${householdMembers.householdId} = any(${idArray(ids)})`))
+    .groupBy(householdMembers.householdId);
+  return new Map(rows.map((r) => [r.id, { members: Number(r.members), lastPosition: Number(r.lastPosition) }]));
+}
+
+/** The import keys of households (null for one made otherwise). */
+export async function importKeysOf(tx: Db, tenantId: number, ids: readonly number[]): Promise<Map<number, string | null>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: households.id, importKey: households.importKey })
+    .from(households)
+    .where(and(eq(households.tenantId, tenantId), sql`${households.id} = any(${idArray(ids)})`));
+  return new Map(rows.map((r) => [r.id, r.importKey]));
+}
+
+/** New households in one statement, returned in the order given. */
+export async function insertHouseholds(tx: Db, tenantId: number, values: readonly (NewHouseholdValues & { primaryContactId: number | null })[]): Promise<HouseholdRow[]> {
+  if (values.length === 0) return [];
+  const rows = await tx.insert(households).values(values.map((v) => ({ ...v, tenantId }))).returning();
+  const byKey = new Map(rows.map((r) => [r.importKey, r]));
+  return values.map((v) => byKey.get(v.importKey ?? null)!);
+}
+
+/** Members with their positions, in one statement. */
+export async function insertMemberRows(tx: Db, tenantId: number, rows: readonly { householdId: number; contactId: number; role: HouseholdRole; position: number }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.insert(householdMembers).values(rows.map((r) => ({ ...r, tenantId })));
+}
+
+/** Roles of members, in one statement. */
+export async function updateMemberRoles(tx: Db, tenantId: number, rows: readonly { contactId: number; role: HouseholdRole }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`UPDATE household_members AS m SET role = v.role
+    FROM unnest(${idArray(rows.map((r) => r.contactId))}, ${textArray(rows.map((r) => r.role))}) AS v(contact_id, role)
+    WHERE m.tenant_id = ${tenantId} AND m.contact_id = v.contact_id`);
+}
+
+/** Sets the primary contact of households (null leaves it) and touches them, in one statement. */
+export async function touchHouseholds(tx: Db, tenantId: number, rows: readonly { id: number; primaryContactId: number | null }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`UPDATE households AS h SET primary_contact_id = coalesce(v.primary_id, h.primary_contact_id), updated_at = now()
+    FROM unnest(${idArray(rows.map((r) => r.id))}, ${`{${rows.map((r) => r.primaryContactId ?? 'NULL').join(',')}}`}::bigint[]) AS v(id, primary_id)
+    WHERE h.tenant_id = ${tenantId} AND h.id = v.id`);
+}
+
+function textArray(values: readonly string[]): SQL {
+  return sql`${`{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`}::text[]`;
+}
