@@ -56,7 +56,11 @@ export function dateIn(timeZone: string, at: Date = new Date()): string {
 export const todayIn = (timeZone: string, now: Date = new Date()) => dateIn(timeZone, now);
 
 const toUtc = (date: string) => new Date(`${date}T00:00:00Z`);
-const fromUtc = (d: Date) => d.toISOString().slice(0, 10);
+/** Dates the API takes run from 0001-01-01 to 9999-12-31; arithmetic that leaves the range stops at its edge (no year 0, no year 10000). */
+const FIRST_DAY = toUtc('0001-01-01').getTime();
+const LAST_DATE = '9999-12-31';
+const LAST_DAY = toUtc(LAST_DATE).getTime();
+const fromUtc = (d: Date) => new Date(Math.min(Math.max(d.getTime(), FIRST_DAY), LAST_DAY)).toISOString().slice(0, 10);
 
 export function addDays(date: string, days: number): string {
   const d = toUtc(date);
@@ -85,7 +89,11 @@ export function nextPeriod(start: string, interval: Interval): string {
 /** The first days of every period that overlaps [from, to], in order (bounded by `max`). */
 export function periodStarts(from: string, to: string, interval: Interval, max = 400): string[] {
   const out: string[] = [];
-  for (let p = periodStart(from, interval); p <= to && out.length < max; p = nextPeriod(p, interval)) out.push(p);
+  for (let p = periodStart(from, interval); p <= to && out.length < max; p = nextPeriod(p, interval)) {
+    out.push(p);
+    // The period holding 9999-12-31 has no next (arithmetic stops at that day, never a period start).
+    if (nextPeriod(p, interval) === LAST_DATE) break;
+  }
   return out;
 }
 

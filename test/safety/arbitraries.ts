@@ -135,3 +135,69 @@ function validFrom(s: Schema, ids: IdPool, name: string, depth: number, junkRate
     }
   }));
 }
+
+/**
+ * A VALID value for `schema` with every optional field present and each leaf at one of its bounds
+ * (smallest or largest number, shortest or longest string, earliest or latest date, fewest or most
+ * items): the combinations of valid fields at their limits that single-field junk never tries (a
+ * pledge of the largest amount, weekly, over the longest span, is one). `side` 'high' puts every leaf
+ * at its largest (and a span's start, a field named start… or from…, at its earliest: the widest
+ * span), 'low' at its smallest, and none chooses per leaf. Ids come from `named` when the field names
+ * a fixture (contactId → named.contact), else from the caller's own ids.
+ */
+export type Side = 'low' | 'high';
+export function validAtBounds(s: Schema, ids: IdPool & { named?: Record<string, number> }): fc.Arbitrary<unknown> {
+  return fc.oneof(atBounds(s, ids, '', 0, 'high'), atBounds(s, ids, '', 0, 'low'), atBounds(s, ids, '', 0));
+}
+
+function pick<T>(side: Side | undefined, low: T, high: T): fc.Arbitrary<T> {
+  return side === undefined ? fc.constantFrom(low, high) : fc.constant(side === 'low' ? low : high);
+}
+
+function atBounds(s: Schema, ids: IdPool & { named?: Record<string, number> }, name: string, depth: number, side?: Side): fc.Arbitrary<unknown> {
+  if (s.const !== undefined) return fc.constant(s.const);
+  if (s.enum) return fc.constantFrom(...s.enum);
+  const alternatives = s.anyOf ?? s.oneOf;
+  if (alternatives?.length) return fc.oneof(...alternatives.map((a) => atBounds(a, ids, name, depth, side)));
+  if (s.allOf?.length) return atBounds(Object.assign({}, ...s.allOf), ids, name, depth, side);
+  const types = typesOf(s).filter((t) => t !== 'null');
+  if (types.length === 0) return fc.constant(typesOf(s).includes('null') ? null : {});
+  const named = (id: string) => ids.named?.[id.replace(/Ids?$/, '')];
+  const spanStart = /^(start|from)/i.test(name);
+  const dateSide = side === undefined ? undefined : spanStart === (side === 'high') ? 'low' : 'high';
+  return fc.oneof(...types.map((t): fc.Arbitrary<unknown> => {
+    switch (t) {
+      case 'boolean': return fc.boolean();
+      case 'integer':
+      case 'number': {
+        if (t === 'integer' && isIdName(name)) return named(name) !== undefined ? fc.constant(named(name)) : fc.constantFrom(...ids.own);
+        const lo = s.minimum ?? (s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : 0);
+        const hi = Math.min(s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : 2 ** 31 - 1), Number.MAX_SAFE_INTEGER);
+        return pick(side, lo, hi);
+      }
+      case 'string': {
+        if (s.format === 'date') return pick(dateSide, '0001-01-01', '9999-12-31');
+        if (s.format === 'date-time') return pick(dateSide, '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z');
+        if (s.format === 'email') return pick(side, 'a@b.co', `${'x'.repeat(Math.max(1, Math.min(s.maxLength ?? 254, 254) - 6))}@e.org`);
+        if (s.format === 'uri' || s.format === 'url') return fc.constant('https://example.org/hook');
+        if (s.pattern) return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? Infinity));
+        const min = Math.max(s.minLength ?? 0, 1);
+        return pick(side, 'x'.repeat(min), 'x'.repeat(Math.max(min, Math.min(s.maxLength ?? 200, 20000))));
+      }
+      case 'array': {
+        const item = s.items ?? {};
+        const itemArb = isIdsName(name) ? (named(name) !== undefined ? fc.constant(named(name)) : fc.constantFrom(...ids.own)) : atBounds(item, ids, '', depth + 1, side);
+        const fewest = s.minItems ?? 0;
+        const most = Math.max(fewest, Math.min(s.maxItems ?? 20, 50));
+        return pick(side, fewest, most).chain((n) => fc.array(itemArb, { minLength: n, maxLength: n }));
+      }
+      case 'object': {
+        if (depth > 4) return fc.constant({});
+        const record: Record<string, fc.Arbitrary<unknown>> = {};
+        for (const [key, sub] of Object.entries(s.properties ?? {})) record[key] = atBounds(sub, ids, key, depth + 1, side);
+        return fc.record(record);
+      }
+      default: return fc.constant(null);
+    }
+  }));
+}

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setupTestApp } from '../helpers/app.js';
-import { fromSchema, idArb, junk, type IdPool, type Schema } from './arbitraries.js';
+import { fromSchema, idArb, validAtBounds, junk, type IdPool, type Schema } from './arbitraries.js';
 import { fixtureTenant, type FixtureTenant } from './fixtures.js';
 import { requestOf, ROUTES } from './route-table.js';
 
@@ -21,6 +21,8 @@ const SEED = Number(process.env.FUZZ_SEED ?? 19_2026);
 let a: FixtureTenant;
 let b: FixtureTenant;
 let pool: IdPool;
+/** The pool plus tenant A's fixtures by name, for fields that name one (contactId → the fixture contact). */
+let named: IdPool & { named: Record<string, number> };
 let sent = 0;
 const statuses: Record<string, number> = {};
 const fiveHundreds: string[] = [];
@@ -94,7 +96,23 @@ function requestArb(path: string, method: string, op: Operation): fc.Arbitrary<R
     .map(({ path: p, query: q, body }) => ({ method: method.toUpperCase(), url: encodePath(path, p) + queryString(q), payload: body }));
 }
 
-async function check(op: Operation, req: Request, components: unknown): Promise<void> {
+/**
+ * Valid requests at their bounds: the route table's own path ids, every query parameter and body
+ * field present and at one of its limits, combined at random (arbitraries.ts atBounds).
+ */
+function boundsRequestArb(path: string, method: string, op: Operation): fc.Arbitrary<Request> {
+  const route = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+  const { url } = requestOf(route, ROUTES[route], a.ids);
+  const base = url.split('?')[0];
+  const queryArbs: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const p of (op.parameters ?? []).filter((q) => q.in === 'query')) queryArbs[p.name] = validAtBounds({ type: 'object', properties: { [p.name]: p.schema } }, named).map((o) => (o as Record<string, unknown>)[p.name]);
+  const json = op.requestBody?.content['application/json']?.schema;
+  return fc
+    .record({ query: fc.record(queryArbs), body: json ? validAtBounds(json, named) : fc.constant(undefined) })
+    .map(({ query, body }) => ({ method: method.toUpperCase(), url: base + queryString(query), payload: body }));
+}
+
+async function check(op: Operation, req: Request, components: unknown): Promise<number> {
   const before = req.method === 'GET' ? undefined : await fingerprint(a.tenant.id);
   const res = await ctx.app.inject({
     method: req.method as 'GET',
@@ -116,23 +134,32 @@ async function check(op: Operation, req: Request, components: unknown): Promise<
       throw new Error(`error shape: ${where}`);
     }
     if (before !== undefined && (await fingerprint(a.tenant.id)) !== before) throw new Error(`a ${res.statusCode} wrote: ${where}`);
-    return;
+    return res.statusCode;
   }
   const declared = op.responses[String(res.statusCode)];
   if (!declared) throw new Error(`undeclared status: ${where}`);
   const schema = declared.content?.['application/json']?.schema;
-  if (!schema || !String(res.headers['content-type'] ?? '').startsWith('application/json')) return;
+  if (!schema || !String(res.headers['content-type'] ?? '').startsWith('application/json')) return res.statusCode;
   const validate = validatorFor(schema, components);
   if (!validate(res.json())) throw new Error(`response schema: ${ajv.errorsText(validate.errors)}: ${where}`);
+  return res.statusCode;
 }
 
 /** Inputs that once answered 5xx, kept as fixed cases (method, path with the route table's ids, body). */
-const REGRESSIONS: { route: string; url?: string; body?: unknown }[] = [];
+const REGRESSIONS: { route: string; url?: string; body?: unknown; status?: number }[] = [
+  // Found by the bounds property: a period before 0001-01-01 (year 0) and week slots of years below 1000.
+  { route: 'GET /api/finance/summary', url: '/api/finance/summary?from=0001-01-01&to=0001-01-01&interval=week', status: 200 },
+  { route: 'GET /api/dashboard', url: '/api/dashboard?from=0001-01-01&to=0001-01-01', status: 200 },
+  // A window ending 9999-12-31 (no next period; five years on is past the calendar).
+  { route: 'GET /api/finance/summary', url: '/api/finance/summary?from=9999-12-31&to=9999-12-31&interval=month', status: 200 },
+  { route: 'GET /api/dashboard', url: '/api/dashboard?from=9999-12-31&to=9999-12-31', status: 200 },
+];
 
 beforeAll(async () => {
   a = await fixtureTenant(ctx);
   b = await fixtureTenant(ctx);
   pool = { own: Object.values(a.ids), foreign: Object.values(b.ids) };
+  named = { ...pool, named: a.ids as unknown as Record<string, number> };
 });
 
 describe('fuzzing every operation of the OpenAPI document', () => {
@@ -141,7 +168,8 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     for (const r of REGRESSIONS) {
       const { method, url } = requestOf(r.route, ROUTES[r.route], a.ids);
       const op = doc.paths[r.route.split(' ')[1].replace(/:(\w+)/g, '{$1}')][method.toLowerCase()];
-      await check(op, { method, url: r.url ?? url, payload: r.body }, doc.components);
+      const status = await check(op, { method, url: r.url ?? url, payload: r.body }, doc.components);
+      if (r.status) expect(status, r.url).toBe(r.status);
     }
   });
 
@@ -154,7 +182,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
       for (const [method, op] of Object.entries(ops)) {
         operations++;
         try {
-          await fc.assert(fc.asyncProperty(requestArb(path, method, op), (req) => check(op, req, doc.components)), { seed: SEED + operations, numRuns: RUNS, endOnFailure: true });
+          await fc.assert(fc.asyncProperty(requestArb(path, method, op), async (req) => { await check(op, req, doc.components); }), { seed: SEED + operations, numRuns: RUNS, endOnFailure: true });
         } catch (err) {
           failures.push(`${method.toUpperCase()} ${path}: ${(err as Error).message.split('\n').find((l) => /5xx|shape|schema|wrote|undeclared/.test(l)) ?? (err as Error).message.slice(0, 500)}`);
         }
@@ -162,6 +190,29 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     }
     console.log(`fuzz: ${sent} requests over ${operations} operations (seed ${SEED}, ${RUNS} runs each), ${fiveHundreds.length} answered 5xx; ${JSON.stringify(statuses)}`);
     expect(operations).toBeGreaterThan(150);
+    expect(failures).toEqual([]);
+  }, 600_000);
+
+  it('valid fields at their bounds, combined: never a 5xx, errors in the error shape, nothing written on a 4xx', async () => {
+    const doc = ctx.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>>; components?: unknown };
+    const failures: string[] = [];
+    let operations = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      if (path.startsWith('/api/docs')) continue;
+      for (const [method, op] of Object.entries(ops)) {
+        const route = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+        const hasInputs = op.requestBody?.content['application/json'] || (op.parameters ?? []).some((p) => p.in === 'query');
+        if (!hasInputs || !ROUTES[route]) continue;
+        operations++;
+        try {
+          await fc.assert(fc.asyncProperty(boundsRequestArb(path, method, op), async (req) => { await check(op, req, doc.components); }), { seed: SEED + operations, numRuns: RUNS, endOnFailure: true });
+        } catch (err) {
+          failures.push(`${route}: ${(err as Error).message.split('\n').find((l) => /5xx|shape|schema|wrote|undeclared/.test(l)) ?? (err as Error).message.slice(0, 500)}`);
+        }
+      }
+    }
+    console.log(`fuzz at bounds: ${operations} operations (${RUNS} runs each)`);
+    expect(operations).toBeGreaterThan(100);
     expect(failures).toEqual([]);
   }, 600_000);
 });

@@ -30,7 +30,7 @@ export function givingAmountsSql(tenantId: number, w: { from: string; to: string
 function slot(start: string, interval: Interval): { year: number; idx: number } {
   const year = Number(start.slice(0, 4));
   if (interval === 'month') return { year, idx: Number(start.slice(5, 7)) };
-  const doy = Math.round((Date.parse(`${start}T00:00:00Z`) - Date.parse(`${year}-01-01T00:00:00Z`)) / 86_400_000) + 1;
+  const doy = Math.round((Date.parse(`${start}T00:00:00Z`) - Date.parse(`${start.slice(0, 4)}-01-01T00:00:00Z`)) / 86_400_000) + 1;
   return { year, idx: Math.floor((doy - 1) / 7) + 1 };
 }
 

@@ -62,7 +62,8 @@ export interface Window {
 export function checkWindow(w: Window, where = 'querystring'): Window {
   if (w.from > w.to) throw new BadRequestError(`${where}/from must not be after to (${w.to})`);
   // Same day five years on (as strings: a 29 February start compares correctly too).
-  const limit = `${String(Number(w.from.slice(0, 4)) + 5).padStart(4, '0')}${w.from.slice(4)}`;
+  const year = Number(w.from.slice(0, 4)) + 5;
+  const limit = year > 9999 ? '9999-12-31' : `${String(year).padStart(4, '0')}${w.from.slice(4)}`;
   if (w.to > limit) throw new BadRequestError(`${where}: the window from ${w.from} to ${w.to} is longer than 5 years`);
   return w;
 }
