@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Builds the office console (console/, React + Vite) into dist/console, which the API serves at /
- * (src/plugins/console.ts). `npm start` runs it after scripts/build.mjs; it does nothing when the
+ * (src/plugins/console.ts). `npm start` runs it as the second step of scripts/build.mjs; it does nothing when the
  * console's sources, the typed client and the lockfile are unchanged since the last build (their
  * hash is kept in dist/console/.source-hash).
  *
@@ -21,9 +21,16 @@ async function* files(entry) {
   const stat = await fs.stat(entry);
   if (!stat.isDirectory()) return yield entry;
   for (const name of (await fs.readdir(entry)).sort()) {
-    if (name === 'node_modules' || name.startsWith('.')) continue;
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
     yield* files(path.join(entry, name));
   }
+}
+
+/** The console's source files, relative to the repository root (what scripts/build.mjs stamps). */
+export async function sourceFiles() {
+  const out = [];
+  for (const source of SOURCES) for await (const file of files(path.join(root, source))) out.push(path.relative(root, file));
+  return out;
 }
 
 /** A hash of every source file's path and content. */

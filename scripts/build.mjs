@@ -116,6 +116,16 @@ async function bundle({ entry = 'src/cli.ts', outfile = 'dist/cli.mjs', logLevel
  */
 export const STEPS = [
   { name: 'the server bundle', output: 'dist/cli.mjs', run: async () => (await bundle()).inputs },
+  {
+    name: 'the console',
+    output: 'dist/console/index.html',
+    run: async () => {
+      // Imported here: vite loads only when the console must be built.
+      const { buildConsole, sourceFiles } = await import('./build-console.mjs');
+      await buildConsole();
+      return sourceFiles();
+    },
+  },
 ];
 
 const STAMPS = path.join(root, 'dist', '.build-stamps.json');
