@@ -14,6 +14,7 @@ import { contentTypesPlugin } from './plugins/content-types.js';
 import { docsPlugin } from './plugins/docs.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { idempotencyPlugin, idempotencySecret } from './plugins/idempotency.js';
+import { optionalBodyPlugin } from './plugins/optional-body.js';
 import { queryParamsPlugin } from './plugins/query-params.js';
 import { replicaRouting, replicasPlugin } from './plugins/replicas.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
@@ -62,6 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(contentTypesPlugin);
   await app.register(queryParamsPlugin);
+  await app.register(optionalBodyPlugin);
   await app.register(securityHeadersPlugin);
   await app.register(cors, { origin: config.corsOrigins });
   await app.register(rateLimit, {

@@ -34,7 +34,8 @@ export const contributionsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
   app.post('/contributions', {
     config: { permission: 'finance:write' },
     schema: {
-      tags, description: 'Lines (1–20, each fund once) must sum to amount (400); funds must be active (400); the batch must be Open (409)',
+      tags, description: 'The funds: `fundId` (the whole amount to one fund: the one-line form) or `lines` (a split: 1–20, each fund once, summing to amount), '
+        + 'not both (400); funds must be active (400); the batch must be Open (409)',
       body: CreateContributionBody, response: { 201: ContributionSchema, ...errors(400, 401, 403, 404, 409) },
     },
     handler: async (request, reply) => reply.status(201).send(await contributions.create(request.auth, request.body)),
@@ -79,7 +80,8 @@ export const contributionsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = asy
   app.put('/contributions/:id', {
     config: { permission: 'finance:write' },
     schema: {
-      tags, description: '409 in a Closed batch, and for amount or lines once refunded; lines replace the old ones and must sum to the amount',
+      tags, description: '409 in a Closed batch, and for amount or lines once refunded; `lines` (or `fundId`, one fund taking the whole amount) replace the old '
+        + 'lines and must sum to the amount',
       params: IdParams, body: UpdateContributionBody, response: { 200: ContributionSchema, ...errors(400, 401, 403, 404, 409) },
     },
     handler: (request) => contributions.update(request.auth, request.params.id, request.body),

@@ -18,6 +18,18 @@ export function checkLineSum(amount: number, lines: readonly LineInput[]): void 
   if (funds.size !== lines.length) throw new BadRequestError('body/lines must name each fund at most once');
 }
 
+/**
+ * A gift's lines as the body gives them: `lines` (a split across funds), or `fundId`, the one-line
+ * form (one fund takes the whole amount). Both is 400; neither is 400 on create, and on update keeps
+ * the lines as they are (undefined).
+ */
+export function linesOf(body: { amount?: number; fundId?: number; lines?: LineInput[] }, amount: number, required: boolean): LineInput[] | undefined {
+  if (body.fundId !== undefined && body.lines !== undefined) throw new BadRequestError('body: give either fundId (the whole amount to one fund) or lines (a split), not both');
+  if (body.fundId !== undefined) return [{ fundId: body.fundId, amount }];
+  if (body.lines === undefined && required) throw new BadRequestError('body must have either fundId (the whole amount to one fund) or lines (a split across funds)');
+  return body.lines;
+}
+
 /** The lines' funds exist (404 naming the missing ones) and are active (400). */
 export async function checkLineFunds(tx: Db, tenantId: number, lines: readonly LineInput[]): Promise<void> {
   const ids = [...new Set(lines.map((l) => l.fundId))];
@@ -96,7 +108,8 @@ export function createContributionsService({ db }: { db: Db }) {
 
     get: (auth: Principal, id: number) => withTenant(db, auth, (tx) => load(tx, auth.tenantId, id)),
 
-    create: (auth: Principal, body: CreateContributionBody) => {
+    create: (auth: Principal, input: CreateContributionBody) => {
+      const body = { ...input, lines: linesOf(input, input.amount, true)! };
       checkLineSum(body.amount, body.lines);
       return withTenant(db, auth, async (tx) => {
         const t = auth.tenantId;
@@ -111,10 +124,11 @@ export function createContributionsService({ db }: { db: Db }) {
       });
     },
 
-    update: (auth: Principal, id: number, body: UpdateContributionBody) =>
+    update: (auth: Principal, id: number, input: UpdateContributionBody) =>
       withTenant(db, auth, async (tx) => {
         const t = auth.tenantId;
         const c = await findState(tx, t, id);
+        const body = { ...input, lines: linesOf(input, input.amount ?? c.amount, false) };
         await checkBatches(tx, t, c, body.batchId);
         const before = await load(tx, t, id);
         const amount = body.amount ?? c.amount;

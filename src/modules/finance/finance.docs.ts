@@ -49,7 +49,7 @@ export const financeDocs: ModuleDocs = {
   'POST /api/finance/contributions': {
     summary: 'Record a contribution',
     visibility: tenant,
-    errors: { 400: 'Lines do not sum to the amount, or a fund is inactive', 404: 'The contact, fund or batch does not exist in the tenant', 409: 'The batch is closed' },
+    errors: { 400: 'Neither fundId nor lines (or both), lines do not sum to the amount, or a fund is inactive', 404: 'The contact, fund or batch does not exist in the tenant', 409: 'The batch is closed' },
     example: { contactId: 12, date: '2026-11-22', amount: 50000, method: 'MobileMoney', reference: 'MM-88231', batchId: 5, lines: [{ fundId: 1, amount: 40000 }, { fundId: 2, amount: 10000 }] },
   },
   'POST /api/finance/contributions/import': {

@@ -114,7 +114,8 @@ export const CreateContributionBody = Body({
   reference: Type.Optional(Nullable(ShortText)),
   batchId: Type.Optional(Nullable(Id)),
   notes: Type.Optional(Nullable(LongText)),
-  lines: Lines,
+  fundId: Type.Optional(Id),
+  lines: Type.Optional(Lines),
 });
 export type CreateContributionBody = Static<typeof CreateContributionBody>;
 export const UpdateContributionBody = Body({
@@ -125,6 +126,7 @@ export const UpdateContributionBody = Body({
   reference: Type.Optional(Nullable(ShortText)),
   batchId: Type.Optional(Nullable(Id)),
   notes: Type.Optional(Nullable(LongText)),
+  fundId: Type.Optional(Id),
   lines: Type.Optional(Lines),
 });
 export type UpdateContributionBody = Static<typeof UpdateContributionBody>;

@@ -47,6 +47,13 @@ export type Recipient = { kind: 'household'; id: number } | { kind: 'contact'; i
  * giving-together household (`together`) counts in that household, whose combined net giving in the
  * scope must reach minTotal; every other donor on their own. So no gift is in two statements.
  */
+/** Whether the tenant has any gift dated in [from, to] (contributions_date_idx). */
+export async function hasGiftsBetween(tx: Db, tenantId: number, from: string, to: string): Promise<boolean> {
+  const rows = rowsOf<{ one: number }>(await tx.execute(sql`select 1 as one from contributions c
+    where c.tenant_id = ${tenantId} and c.date between ${from}::date and ${to}::date limit 1`));
+  return rows.length > 0;
+}
+
 export async function recipientsReaching(tx: Db, tenantId: number, scope: StatementScope, minTotal: number, together: readonly Together[]): Promise<Recipient[]> {
   const funds = scope.fundIds?.length ? sql`and l.fund_id = any(${idArray(scope.fundIds)})` : sql``;
   const rows = rowsOf<{ household_id: unknown; contact_id: unknown }>(

@@ -14,7 +14,7 @@ import { createStatementsService, type StatementOutput } from './statements.serv
 
 const tags = ['finance'];
 const STATEMENT_DOC =
-  'format json (default), csv (text/csv) or pdf (application/pdf, attachment); default period: the previous calendar year in the tenant time zone; ' +
+  'format json (default), csv (text/csv) or pdf (application/pdf, attachment); default period: the previous calendar year in the tenant time zone, or this year to date when the church recorded no gift in the previous year (its first year; `period` says which applied); ' +
   'amounts net of refunds (fully refunded gifts left out); deductible = the part given to tax-deductible funds';
 
 function sendStatement<S>(reply: FastifyReply, out: StatementOutput<S>) {
@@ -53,7 +53,7 @@ export const statementsRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async 
         'covering every member\'s gifts, named household-statement-<id>-<name>-<from>-<to>.pdf) whose members\' combined net total in the period ' +
         '(restricted to fundIds when given) reaches minTotal (default 1), and one PDF per other donor whose own net total reaches it ' +
         '(statement-<contact id>-<last name>-<from>-<to>.pdf): never both, so a member of a giving-together household gets no PDF of their own. ' +
-        'Default period: the previous calendar year. X-Statement-Count gives the number of PDFs.',
+        'Default period: the previous calendar year (this year to date when the church recorded no gift in it). X-Statement-Count gives the number of PDFs.',
       body: BulkStatementsBody, response: { 200: Type.String({ description: 'application/zip' }), ...errors(400, 401, 403, 404) },
     },
     handler: async (request, reply) => {

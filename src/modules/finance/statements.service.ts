@@ -10,7 +10,7 @@ import { fundsById } from './finance.common.js';
 import { csvText } from './finance.csv.js';
 import type { BulkStatementsBody, HouseholdStatement, Statement, StatementQuery } from './finance.schemas.js';
 import { renderStatementPdf } from './statement.pdf.js';
-import { loadHouseholdStatements, loadStatements, recipientsReaching, type StatementScope, type Together } from './statements.repository.js';
+import { hasGiftsBetween, loadHouseholdStatements, loadStatements, recipientsReaching, type StatementScope, type Together } from './statements.repository.js';
 
 /**
  * Statements: JSON, CSV or PDF for one donor or one household (its members' gifts together); a
@@ -18,11 +18,25 @@ import { loadHouseholdStatements, loadStatements, recipientsReaching, type State
  */
 
 /** The period asked for, or the previous calendar year in the tenant's time zone. */
-export function statementPeriod(timeZone: string, from?: string, to?: string): { from: string; to: string } {
+function statementPeriod(timeZone: string, from?: string, to?: string): { from: string; to: string } {
   const lastYear = Number(todayIn(timeZone).slice(0, 4)) - 1;
   const period = { from: from ?? `${String(lastYear).padStart(4, '0')}-01-01`, to: to ?? `${String(lastYear).padStart(4, '0')}-12-31` };
   if (period.to < period.from) throw new BadRequestError('to must not precede from');
   return period;
+}
+
+/**
+ * The statement's period: the one asked for; with neither date, the previous calendar year, unless
+ * the church recorded no gift in it (its first year with Parish), then this year to date — so a
+ * church's first statement is not empty. The answer's `period` says which applied.
+ */
+async function periodOf(tx: Db, tenantId: number, query: { from?: string; to?: string }): Promise<{ from: string; to: string }> {
+  if (query.from !== undefined && query.to !== undefined) return statementPeriod('UTC', query.from, query.to);
+  const { timeZone } = await loadTenantSettings(tx, tenantId);
+  const period = statementPeriod(timeZone, query.from, query.to);
+  if (query.from !== undefined || query.to !== undefined || (await hasGiftsBetween(tx, tenantId, period.from, period.to))) return period;
+  const today = todayIn(timeZone);
+  return { from: `${today.slice(0, 4)}-01-01`, to: today };
 }
 
 export type StatementOutput<S = Statement> =
@@ -44,9 +58,7 @@ export function statementFilename(s: Statement | HouseholdStatement, ext: string
 export function createStatementsService({ db }: { db: Db }) {
   async function one(auth: Principal, contactId: number, query: StatementQuery): Promise<StatementOutput> {
     const statement = await withTenant(db, auth, async (tx) => {
-      // The time zone only places the default period: with both dates the statement reads the tenant itself.
-      const timeZone = query.from !== undefined && query.to !== undefined ? 'UTC' : (await loadTenantSettings(tx, auth.tenantId)).timeZone;
-      const period = statementPeriod(timeZone, query.from, query.to);
+      const period = await periodOf(tx, auth.tenantId, query);
       const map = await loadStatements(tx, auth.tenantId, [contactId], period);
       const statement = map.get(contactId);
       if (!statement) throw new NotFoundError('Contact', contactId);
@@ -66,8 +78,7 @@ export function createStatementsService({ db }: { db: Db }) {
     const statement = await withTenant(db, auth, async (tx) => {
       const found = await statementHousehold(tx, auth.tenantId, householdId);
       if (!found) throw new NotFoundError('Household', householdId);
-      const timeZone = query.from !== undefined && query.to !== undefined ? 'UTC' : (await loadTenantSettings(tx, auth.tenantId)).timeZone;
-      const period = statementPeriod(timeZone, query.from, query.to);
+      const period = await periodOf(tx, auth.tenantId, query);
       const together = found.members.map((m) => ({ contactId: m.id, householdId }));
       return (await loadHouseholdStatements(tx, auth.tenantId, [found], together, period)).get(householdId)!;
     });
@@ -109,7 +120,7 @@ export function createStatementsService({ db }: { db: Db }) {
     prepareBulk: async (auth: Principal, body: BulkStatementsBody) => {
       const prepared = await withTenant(db, auth, async (tx) => {
         const settings = await loadTenantSettings(tx, auth.tenantId);
-        const period = statementPeriod(settings.timeZone, body.from, body.to);
+        const period = await periodOf(tx, auth.tenantId, body);
         if (body.fundIds?.length) {
           const found = await fundsById(tx, auth.tenantId, body.fundIds);
           const missing = body.fundIds.filter((id) => !found.has(id));
