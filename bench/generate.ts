@@ -7,6 +7,7 @@ import { createTenant } from '../src/provisioning/create-tenant.js';
 import { fakeContact, insertContacts, type GenContact } from './gen-contacts.js';
 import { EVENTS_FROM, insertEvents } from './gen-events.js';
 import { insertMemberships, insertTree } from './gen-groups.js';
+import { insertHouseholds } from './gen-households.js';
 import { insertModules, type ModulesDataset } from './gen-modules.js';
 import { SIZES, type SizeName, type SizeSpec } from './sizes.js';
 
@@ -33,6 +34,8 @@ export interface Dataset extends ModulesDataset {
   nameFragment: string;
   phoneFragment: string;
   eventWindow: { from: string; to: string };
+  /** The start of a common last name, as a check-in kiosk's family lookup is typed (issue 30's h1). */
+  lookupPrefix: string;
 }
 
 export interface GenerateOptions {
@@ -92,6 +95,8 @@ async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number
     step('memberships');
     const eventIds = await insertEvents(tx, faker, tenantId, spec, tree, contactIds);
     step('events, registrations, attendance');
+    const made = await insertHouseholds(tx, tenantId, spec.householdShare);
+    step(`${made.households} households of ${made.members} people`);
     const zoneId = tree.levels[3][0];
     const zoneLeaderUsername = 'zone.leader';
     await insertLeaderUser(tx, tenantId, zoneLeaderUsername, leaders.get(zoneId)!);
@@ -99,6 +104,7 @@ async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number
     const probe = list[Math.min(100, list.length - 1)];
     const phone = list.find((c, i) => i >= 100 && c.phones.length)?.phones[0] ?? '5551234';
     const digits = phone.replace(/\D/g, '');
+    const lookupName = (list.slice(Math.min(100, list.length - 1)).find((c) => c.person) ?? list.find((c) => c.person))?.person?.lastName ?? 'Smith';
     return {
       ...modules, tenantId, slug, adminUsername: 'admin', zoneLeaderUsername, password: BENCH_PASSWORD,
       sampleContactId: contactIds[0], networkId: tree.levels[1][0], zoneId, clusterId: tree.levels[4][0],
@@ -106,6 +112,7 @@ async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number
       nameFragment: (probe.person?.lastName ?? probe.company!.name).slice(0, 4).toLowerCase(),
       phoneFragment: digits.slice(Math.max(0, digits.length - 7), digits.length - 2),
       eventWindow: { from: isoDate(EVENTS_FROM + 180 * 86_400_000), to: isoDate(EVENTS_FROM + 210 * 86_400_000) },
+      lookupPrefix: lookupName.replace(/\P{L}/gu, '').slice(0, 3).toLowerCase(),
     };
   });
   // The rollups queued by the statement triggers (giving, retention, counters) are applied at commit.

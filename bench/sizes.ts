@@ -17,15 +17,17 @@ export interface SizeSpec {
   givingShare: number;
   /** Rows of the change feed (the audit scenario). */
   changes: number;
+  /** Share of the people in households (bench/gen-households.ts). */
+  householdShare: number;
 }
 
 export const SIZES = {
-  toy: { contacts: 60, groups: 20, memberships: 80, events: 6, attendance: 120, bigEventRegistrations: 25, registrationsPerEvent: 3, tasks: 40, pipelineCards: 10, givingShare: 0.2, changes: 100 },
-  small: { contacts: 2_000, groups: 300, memberships: 2_400, events: 80, attendance: 8_000, bigEventRegistrations: 200, registrationsPerEvent: 5, tasks: 2_000, pipelineCards: 200, givingShare: 0.1, changes: 10_000 },
+  toy: { contacts: 60, groups: 20, memberships: 80, events: 6, attendance: 120, bigEventRegistrations: 25, registrationsPerEvent: 3, tasks: 40, pipelineCards: 10, givingShare: 0.2, changes: 100, householdShare: 0.6 },
+  small: { contacts: 2_000, groups: 300, memberships: 2_400, events: 80, attendance: 8_000, bigEventRegistrations: 200, registrationsPerEvent: 5, tasks: 2_000, pipelineCards: 200, givingShare: 0.1, changes: 10_000, householdShare: 0.6 },
   /** Issue 20's side-by-side size (20,000 people, 1,000 groups, 500 events); the modules' data at the small size's proportions, so it loads fast. */
-  medium: { contacts: 20_000, groups: 1_000, memberships: 24_000, events: 500, attendance: 80_000, bigEventRegistrations: 1_000, registrationsPerEvent: 10, tasks: 20_000, pipelineCards: 2_000, givingShare: 0.1, changes: 100_000 },
-  large: { contacts: 50_000, groups: 5_000, memberships: 60_000, events: 2_000, attendance: 200_000, bigEventRegistrations: 1_000, registrationsPerEvent: 10, tasks: 100_000, pipelineCards: 5_000, givingShare: 0.6, changes: 1_000_000 },
-  huge: { contacts: 200_000, groups: 20_000, memberships: 240_000, events: 8_000, attendance: 800_000, bigEventRegistrations: 1_000, registrationsPerEvent: 10, tasks: 400_000, pipelineCards: 20_000, givingShare: 0.6, changes: 4_000_000 },
+  medium: { contacts: 20_000, groups: 1_000, memberships: 24_000, events: 500, attendance: 80_000, bigEventRegistrations: 1_000, registrationsPerEvent: 10, tasks: 20_000, pipelineCards: 2_000, givingShare: 0.1, changes: 100_000, householdShare: 0.6 },
+  large: { contacts: 50_000, groups: 5_000, memberships: 60_000, events: 2_000, attendance: 200_000, bigEventRegistrations: 1_000, registrationsPerEvent: 10, tasks: 100_000, pipelineCards: 5_000, givingShare: 0.6, changes: 1_000_000, householdShare: 0.6 },
+  huge: { contacts: 200_000, groups: 20_000, memberships: 240_000, events: 8_000, attendance: 800_000, bigEventRegistrations: 1_000, registrationsPerEvent: 10, tasks: 400_000, pipelineCards: 20_000, givingShare: 0.6, changes: 4_000_000, householdShare: 0.6 },
 } satisfies Record<string, SizeSpec>;
 
 export type SizeName = keyof typeof SIZES;

@@ -50,6 +50,24 @@ describe('bench data generator (toy size)', () => {
     expect(Number(big.n)).toBe(toy.bigEventRegistrations);
   }, 120_000);
 
+  it('puts about 60% of the people in households: the oldest the Head and primary contact, named after them', async () => {
+    const one = async (query: SQL) => Number(((await ctx.db.execute(query)) as unknown as { rows: { n: number | string }[] }).rows[0].n);
+    const t = data.tenantId;
+    const people = await one(sql`select count(*) as n from contacts where tenant_id = ${t} and category = 'Person'`);
+    const members = await one(sql`select count(*) as n from household_members where tenant_id = ${t}`);
+    expect(members / people).toBeGreaterThan(0.4);
+    expect(members / people).toBeLessThan(0.8);
+    expect(await one(sql`select count(*) as n from households where tenant_id = ${t}`)).toBeGreaterThan(members / 4);
+    // Exactly one Head per household, who is its primary contact and names it; no Spouse or Child without one.
+    expect(await one(sql`select count(*) as n from households h where h.tenant_id = ${t} and (
+      (select count(*) from household_members m where m.tenant_id = h.tenant_id and m.household_id = h.id and m.role = 'Head') <> 1
+      or h.primary_contact_id is distinct from (select m.contact_id from household_members m where m.tenant_id = h.tenant_id and m.household_id = h.id and m.role = 'Head')
+      or h.name <> (select p.last_name || ' household' from persons p where p.tenant_id = h.tenant_id and p.contact_id = h.primary_contact_id))`)).toBe(0);
+    expect(await one(sql`select count(*) as n from household_members m join persons p on p.tenant_id = m.tenant_id and p.contact_id = m.contact_id
+      where m.tenant_id = ${t} and m.role = 'Child' and p.date_of_birth < date '2008-01-01'`)).toBe(0);
+    expect(data.lookupPrefix).toMatch(/^\p{L}{2,3}/u);
+  });
+
   it('keeps the group tree paths and the six levels', async () => {
     const rows = await ctx.db.select({ id: groups.id, parentId: groups.parentId, path: groups.path }).from(groups).where(eq(groups.tenantId, data.tenantId));
     const byId = new Map(rows.map((g) => [g.id, g]));
