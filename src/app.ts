@@ -58,7 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: lazySerializers,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const mailer = deps.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl) : logMailer(app.log));
+  const mailer = deps.mailer ?? (config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : logMailer(app.log));
 
   await app.register(errorsPlugin);
   await app.register(contentTypesPlugin);

@@ -2,6 +2,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The From address of emails unless MAIL_FROM says otherwise. */
+export const DEFAULT_MAIL_FROM = 'Parish <no-reply@parish.local>';
+
 export interface AuthRateLimit {
   /** Failed logins (and reset requests) allowed per (tenant, username) in 15 minutes. */
   accountFailures: number;
@@ -21,6 +24,8 @@ export interface Config {
   jwtSecret: string;
   publicUrl: string;
   smtpUrl?: string;
+  /** The From address of every email (MAIL_FROM). */
+  mailFrom: string;
   nodeEnv: string;
   logLevel: string;
   corsOrigins: string[] | boolean;
@@ -58,6 +63,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret: jwtSecret(env.JWT_SECRET, nodeEnv, dataDir),
     publicUrl: publicUrl(env.PUBLIC_URL || `http://${host}:${port}`),
     smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || DEFAULT_MAIL_FROM,
     nodeEnv,
     logLevel: logLevel(env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info')),
     corsOrigins: env.CORS_ORIGINS ? env.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean) : false,

@@ -6,8 +6,8 @@ import { contacts } from './contacts.js';
 import { tenants } from './tenants.js';
 import { users } from './users.js';
 
-export const MESSAGE_STATUSES = ['Queued', 'Sending', 'Sent', 'Failed'] as const;
-export const MESSAGE_DELIVERY_STATUSES = ['Queued', 'Sent', 'Failed'] as const;
+export const MESSAGE_STATUSES = ['Queued', 'Sending', 'Sent', 'Logged', 'Failed'] as const;
+export const MESSAGE_DELIVERY_STATUSES = ['Queued', 'Sent', 'Logged', 'Failed'] as const;
 export const WEBHOOK_DELIVERY_STATUSES = ['Pending', 'Succeeded', 'Failed'] as const;
 
 /** The in-app inbox: one row per (recipient user, change that concerns them). */
@@ -94,7 +94,7 @@ export const messages = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     foreignKey({ columns: [t.tenantId], foreignColumns: [tenants.id] }).onDelete('cascade'),
     index('messages_status_idx').on(t.tenantId, t.status, t.id),
-    check('messages_status_ck', sql`${t.status} in ('Queued', 'Sending', 'Sent', 'Failed')`),
+    check('messages_status_ck', sql`${t.status} in ('Queued', 'Sending', 'Sent', 'Logged', 'Failed')`),
   ],
 );
 
@@ -118,7 +118,7 @@ export const messageDeliveries = pgTable(
     index('message_deliveries_message_idx').on(t.tenantId, t.messageId, t.id),
     index('message_deliveries_status_idx').on(t.tenantId, t.messageId, t.status, t.id),
     index('message_deliveries_contact_idx').on(t.tenantId, t.contactId),
-    check('message_deliveries_status_ck', sql`${t.status} in ('Queued', 'Sent', 'Failed')`),
+    check('message_deliveries_status_ck', sql`${t.status} in ('Queued', 'Sent', 'Logged', 'Failed')`),
   ],
 );
 

@@ -46,9 +46,11 @@ export const messageSendJob: JobHandler = {
     // vacuum), which made every batch slower than the one before.
     const afterId = Number(job.payload.afterId ?? 0);
     const batch = await withTenant(ctx.db, job.tenantId, async (tx) => {
-      const [message] = await rows<{ subject: string; body: string; church: string }>(tx, sql`
-        update messages set status = 'Sending' where tenant_id = ${job.tenantId} and id = ${messageId} and status in ('Queued', 'Sending')
-        returning subject, body, (select name from tenants where id = ${job.tenantId}) as church`);
+      // Replies go to whoever sent the message (their account's email), else to the From address.
+      const [message] = await rows<{ subject: string; body: string; church: string; reply_to: string | null }>(tx, sql`
+        update messages m set status = 'Sending' where m.tenant_id = ${job.tenantId} and m.id = ${messageId} and m.status in ('Queued', 'Sending')
+        returning m.subject, m.body, (select name from tenants where id = ${job.tenantId}) as church,
+          (select u.email from users u where u.tenant_id = m.tenant_id and u.id = m.created_by and u.status = 'Active') as reply_to`);
       if (!message) return undefined;
       const claimed = await rows<Claimed>(tx, sql`
         update message_deliveries d set claimed_until = now() + make_interval(secs => ${CLAIM_SECONDS})
@@ -70,7 +72,10 @@ export const messageSendJob: JobHandler = {
     for (const r of batch.claimed.sort((a, b) => Number(a.id) - Number(b.id))) {
       const values = { firstName: r.first_name, lastName: r.last_name, churchName: batch.message.church };
       try {
-        await ctx.mailer.send({ to: r.email, subject: renderMergeFields(batch.message.subject, values), text: renderMergeFields(batch.message.body, values) });
+        await ctx.mailer.send({
+          to: r.email, subject: renderMergeFields(batch.message.subject, values), text: renderMergeFields(batch.message.body, values),
+          ...(batch.message.reply_to ? { replyTo: batch.message.reply_to } : {}),
+        });
         outcomes.push({ id: Number(r.id), ok: true, error: null });
       } catch (err) {
         if (!isPermanent(err)) {
@@ -87,7 +92,7 @@ export const messageSendJob: JobHandler = {
     await withTenant(ctx.db, job.tenantId, async (tx) => {
       if (outcomes.length) {
         await tx.execute(sql`
-          update message_deliveries d set status = case when o.ok then 'Sent' else 'Failed' end, error = o.error,
+          update message_deliveries d set status = case when not o.ok then 'Failed' when ${ctx.mailer.delivers} then 'Sent' else 'Logged' end, error = o.error,
             sent_at = case when o.ok then now() end, claimed_until = null
           from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id bigint, ok boolean, error text)
           where d.tenant_id = ${job.tenantId} and d.id = o.id`);
@@ -121,7 +126,7 @@ export const messageSendJob: JobHandler = {
       if (left.free) {
         await enqueueJob(tx, job.tenantId, { kind: MESSAGE_SEND_JOB, payload: { messageId, afterId: ahead.free ? next : 0 } });
       } else if (!left.queued) {
-        await settle(tx, job.tenantId, messageId);
+        await settle(tx, job.tenantId, messageId, ctx.mailer.delivers);
       }
     });
     if (transient !== undefined && !giveUp) throw new Error(`Mail server unavailable, will retry: ${errorText(transient)}`);
@@ -140,15 +145,18 @@ function errorText(err: unknown): string {
   return String((err as Error)?.message ?? err).slice(0, 1000);
 }
 
-/** Sending is over: Sent, or Failed when nothing could be sent; a message.sent|failed change. */
-async function settle(tx: Db, tenantId: number, messageId: number) {
-  const [done] = await rows<{ status: 'Sent' | 'Failed'; created_by: string | number | null; subject: string; recipient_count: number; sent: number; failed: number }>(tx, sql`
-    update messages set status = case when failed > 0 and sent = 0 then 'Failed' else 'Sent' end, completed_at = now()
+/**
+ * Sending is over: Sent (Logged when mail only goes to the log), or Failed when nothing could be
+ * sent; a message.sent|failed change.
+ */
+async function settle(tx: Db, tenantId: number, messageId: number, delivers: boolean) {
+  const [done] = await rows<{ status: 'Sent' | 'Logged' | 'Failed'; created_by: string | number | null; subject: string; recipient_count: number; sent: number; failed: number }>(tx, sql`
+    update messages set status = case when failed > 0 and sent = 0 then 'Failed' when ${delivers} then 'Sent' else 'Logged' end, completed_at = now()
     where tenant_id = ${tenantId} and id = ${messageId} and status = 'Sending'
     returning status, created_by, subject, recipient_count, sent, failed`);
   if (!done) return; // another run settled it
   await recordChanges(tx, { tenantId, userId: null }, [{
-    type: done.status === 'Sent' ? 'message.sent' : 'message.failed',
+    type: done.status === 'Failed' ? 'message.failed' : 'message.sent',
     entityId: messageId,
     data: {
       messageId,

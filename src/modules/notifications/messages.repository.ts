@@ -104,7 +104,7 @@ export async function insertDeliveries(tx: Db, tenantId: number, messageId: numb
 
 export async function pageDeliveries(tx: Db, tenantId: number, messageId: number, status: string | undefined, page: Page) {
   const filter = and(eq(d.tenantId, tenantId), eq(d.messageId, messageId), status ? eq(d.status, status as 'Queued') : undefined);
-  const list = await rows<{ id: string | number; contact_id: string | number; first_name: string; last_name: string; email: string; status: 'Queued' | 'Sent' | 'Failed'; error: string | null; sent_at: string | Date | null }>(tx, sql`
+  const list = await rows<{ id: string | number; contact_id: string | number; first_name: string; last_name: string; email: string; status: 'Queued' | 'Sent' | 'Logged' | 'Failed'; error: string | null; sent_at: string | Date | null }>(tx, sql`
     select d.id, d.contact_id, coalesce(p.first_name, co.name, '') as first_name, coalesce(p.last_name, '') as last_name, d.email, d.status, d.error, d.sent_at
     from ${d} d
     left join persons p on p.tenant_id = d.tenant_id and p.contact_id = d.contact_id
