@@ -82,3 +82,12 @@ export function fieldChanges(before: Record<string, unknown>, after: Record<stri
 function normal(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : value ?? null;
 }
+
+/**
+ * Takes a tenant's recorded-but-undispatched changes off the subscribers' queue: for history written
+ * as a whole (the demo church's past weeks), which automations, notifications and webhooks must not
+ * act on as if it were happening now. The changes stay in the audit.
+ */
+export async function withholdQueuedChanges(tx: Db, tenantId: number): Promise<void> {
+  await tx.execute(sql`delete from change_queue where tenant_id = ${tenantId}`);
+}

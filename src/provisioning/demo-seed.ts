@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import { withholdQueuedChanges } from '../changes/recorder.js';
 import { withTenant, type Db } from '../db/client.js';
 import { groupCategories, groupMemberships, groups } from '../db/schema/index.js';
 import { addDays, todayIn } from '../lib/periods.js';
@@ -110,6 +111,9 @@ export async function seedDemoTenant(db: Db, password = crypto.randomBytes(12).t
   });
   for (const module of MODULES) await module.seedDemo?.(db, demo);
   await seedHouseholds(db, demo, admin, kids);
+  // The demo's weeks are history, written at once: its first visits must not put long-time members on
+  // the New people board, nor its tasks notify anyone now (the seeders place the board's cards).
+  await withTenant(db, tenant.id, (tx) => withholdQueuedChanges(tx, tenant.id));
   return { tenant, admin, password };
 }
 

@@ -21,6 +21,20 @@ describe('demo seed', () => {
     const cards = board.steps.reduce((n: number, s: { count: number }) => n + s.count, 0);
     expect(cards).toBeGreaterThanOrEqual(3);
     expect(board.steps.filter((s: { count: number }) => s.count > 0).length).toBeGreaterThan(1);
+
+    // Alive relative to today: the last meeting is at most a week old, this Sunday's service session is
+    // there (opened ahead when Sunday is to come), and the recent first-time guests are recent.
+    const today = todayIn('UTC');
+    const sessions = (await client.get('/api/attendance/sessions?limit=100')).json().data as { date: string; presentCount?: number }[];
+    const past = sessions.map((x) => x.date).filter((d) => d <= today).sort();
+    const daysAgo = (d: string) => (Date.parse(today) - Date.parse(d)) / 86_400_000;
+    expect(daysAgo(past[past.length - 1])).toBeLessThan(7);
+    const sunday = new Date(Date.parse(today) + ((7 - new Date(Date.parse(today)).getUTCDay()) % 7) * 86_400_000).toISOString().slice(0, 10);
+    expect(sessions.map((x) => x.date)).toContain(sunday);
+    // Handing the seeded history to the subscribers changes nothing: no long-time member joins the board.
+    await ctx.app.worker.drain();
+    const after = (await client.get(`/api/tasks/pipelines/${pipeline.id}/board`)).json();
+    expect(after.steps.reduce((n: number, s: { count: number }) => n + s.count, 0)).toBe(cards);
   }, 60_000);
 });
 
