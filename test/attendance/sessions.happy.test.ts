@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addDays, dayOfWeek, todayIn } from '../../src/lib/periods.js';
 import { api, setupTestApp } from '../helpers/app.js';
 import { changesOf, countOf, newService, newSession, record } from '../helpers/attendance.factories.js';
 import { newContacts, newEvent } from '../helpers/events.factories.js';
@@ -33,6 +34,21 @@ describe('sessions, records, guests, headcounts', () => {
     const put = await admin.put(`/api/attendance/sessions/${bySvc.id}`, { notes: 'Rain', didNotMeet: true });
     expect(put.statusCode).toBe(200);
     expect(put.json()).toMatchObject({ notes: 'Rain', didNotMeet: true });
+  });
+
+  it('a new session says what looks like a slip, and is created all the same: another weekday than the service, a date after today', async () => {
+    const t = await newTenant(ctx);
+    const church = await newGroup(ctx, t, { name: 'Church', category: 'Church' });
+    const service = await newService(ctx, t, church.id); // Sundays
+    const today = todayIn('UTC');
+    const sunday = addDays(today, -dayOfWeek(today));
+    expect((await newSession(ctx, t, { serviceId: service.id }, sunday) as { warnings?: string[] }).warnings).toEqual([]);
+    const saturday = addDays(sunday, -1);
+    expect((await newSession(ctx, t, { serviceId: service.id }, saturday) as { warnings?: string[] }).warnings).toEqual([`Sunday Service meets on Sundays; ${saturday} is a Saturday`]);
+    const ahead = addDays(sunday, 14);
+    expect((await newSession(ctx, t, { serviceId: service.id }, ahead) as { warnings?: string[] }).warnings).toEqual([`${ahead} is in the future (today is ${today} in UTC)`]);
+    // A group's own meeting has no weekday to keep.
+    expect((await newSession(ctx, t, { groupId: church.id }, saturday) as { warnings?: string[] }).warnings).toEqual([]);
   });
 
   it('records contacts: created with isFirstTime, idempotent per contact, changes recorded, session read lists them', async () => {

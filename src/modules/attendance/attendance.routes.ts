@@ -6,6 +6,7 @@ import type { ModuleOptions } from '../module.js';
 import { attendanceAbsentees, attendanceSummary } from './attendance.queries.js';
 import {
   AbsenteeSchema, AbsenteesQuerySchema, CheckinLookupQuery, CheckinLookupResult, CheckinResult, CheckinSchema, CheckoutBody, CreateCheckinBody, CreateServiceBody, CreateSessionBody,
+  CreatedSessionSchema,
   GuestBody, GuestResult, HeadcountsBody, HeadcountsResult, LabelSchema, ListCheckinsQuery, ListRecordsQuery, ListServicesQuery,
   ListSessionsQuery, RecordParams, RecordSchema, RecordsBody, RecordsResult, ServiceSchema, SessionDetailSchema, SessionParams, SessionSchema,
   SummaryQuerySchema, SummarySchema, UpdateServiceBody, UpdateSessionBody,
@@ -63,7 +64,12 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async 
   });
   app.post('/sessions', {
     config: WRITE,
-    schema: { tags, body: CreateSessionBody, response: { 201: SessionSchema, ...errors(400, 401, 403, 404, 409) } },
+    schema: {
+      tags,
+      description: 'Answers `warnings` (the session is created all the same) for a service session on another weekday than the service meets, '
+        + 'and for a date after today in the tenant\'s time zone.',
+      body: CreateSessionBody, response: { 201: CreatedSessionSchema, ...errors(400, 401, 403, 404, 409) },
+    },
     handler: async (request, reply) => reply.status(201).send(await sessions.create(request.auth, request.body)),
   });
   app.get('/sessions/:id', {

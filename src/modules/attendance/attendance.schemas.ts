@@ -82,6 +82,17 @@ export const SessionSchema = Type.Object({
 });
 export type SessionItem = Static<typeof SessionSchema>;
 
+/** A created session, with what may be a mistake said, not refused (a special service on another day is allowed). */
+export const CreatedSessionSchema = Type.Intersect([
+  SessionSchema,
+  Type.Object({
+    warnings: Type.Array(Type.String(), {
+      description: 'Empty, or what looks like a slip: a service session on another weekday than the service\'s, or a date after today in the tenant\'s time zone',
+    }),
+  }),
+]);
+export type CreatedSession = Static<typeof CreatedSessionSchema>;
+
 export const RecordSchema = Type.Object({
   id: Type.Integer(),
   sessionId: Type.Integer(),

@@ -3,7 +3,9 @@ import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { BadRequestError, ConflictError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
+import { dayOfWeek, todayIn } from '../../lib/periods.js';
 import type { Principal } from '../../plugins/auth.js';
+import { loadTenantSettings } from '../../tenancy/settings.js';
 import { lockMatchKeys, phoneDigits } from '../contacts/contacts.service.js';
 import { createContact } from '../contacts/contacts.service.js';
 import { writableEvent } from '../events/event-access.js';
@@ -13,12 +15,14 @@ import { isGroupVisible, loadGroupScope } from '../groups/groups.visibility.js';
 import { readableSession, writableSession } from './attendance.access.js';
 import { loadAttendanceScope } from './attendance.scope.js';
 import type {
-  CreateSessionBody, GuestBody, HeadcountsBody, ListRecordsQuery, ListSessionsQuery, RecordItem, RecordsBody, SessionDetail, SessionItem, UpdateSessionBody,
+  CreatedSession, CreateSessionBody, GuestBody, HeadcountsBody, ListRecordsQuery, ListSessionsQuery, RecordItem, RecordsBody, SessionDetail, SessionItem, UpdateSessionBody,
 } from './attendance.schemas.js';
 import * as records from './records.repository.js';
 import { recordPresence, recordRemoval, sessionData, type SessionRef } from './records.service.js';
 import * as services from './services.repository.js';
 import * as repo from './sessions.repository.js';
+
+const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 const refOf = (s: repo.SessionRow): SessionRef => ({ id: s.id, date: s.date, serviceId: s.serviceId, groupId: s.groupId, eventId: s.eventId });
 
@@ -61,6 +65,25 @@ export function createSessionsService(db: Db) {
     return { ...base, source: 'Event', serviceId: null, groupId: event.groupId, eventId: event.id };
   }
 
+  /**
+   * What looks like a slip in a new session, said rather than refused (a special service may meet on
+   * another day, a session may be opened ahead): a service session on another weekday than the
+   * service meets, a date after today in the tenant's time zone.
+   */
+  async function slips(tx: Db, tenantId: number, placed: repo.NewSession): Promise<string[]> {
+    const warnings: string[] = [];
+    if (placed.serviceId !== null) {
+      const service = await services.findService(tx, tenantId, placed.serviceId);
+      if (service && service.dayOfWeek !== dayOfWeek(placed.date)) {
+        warnings.push(`${service.name} meets on ${DAY_NAMES[service.dayOfWeek]}s; ${placed.date} is a ${DAY_NAMES[dayOfWeek(placed.date)]}`);
+      }
+    }
+    const { timeZone } = await loadTenantSettings(tx, tenantId);
+    const today = todayIn(timeZone);
+    if (placed.date > today) warnings.push(`${placed.date} is in the future (today is ${today} in ${timeZone})`);
+    return warnings;
+  }
+
   async function detail(tx: Db, tenantId: number, id: number): Promise<SessionDetail> {
     const item = await repo.loadSessionItem(tx, tenantId, id);
     return { ...item, records: await records.sessionRecords(tx, tenantId, id), headcounts: await repo.listHeadcounts(tx, tenantId, id) };
@@ -86,9 +109,10 @@ export function createSessionsService(db: Db) {
         return detail(tx, auth.tenantId, id);
       }),
 
-    create: (auth: Principal, body: CreateSessionBody): Promise<SessionItem> =>
+    create: (auth: Principal, body: CreateSessionBody): Promise<CreatedSession> =>
       withTenant(db, auth, async (tx) => {
         const placed = await placeSession(tx, auth, body);
+        const warnings = await slips(tx, auth.tenantId, placed);
         const { id, created } = await repo.insertSession(tx, auth.tenantId, placed);
         if (!created) {
           const [what, ref] = placed.source === 'Service' ? ['service', placed.serviceId] : placed.source === 'Group' ? ['group', placed.groupId] : ['event', placed.eventId];
@@ -96,7 +120,7 @@ export function createSessionsService(db: Db) {
         }
         const item = await repo.loadSessionItem(tx, auth.tenantId, id);
         await recordChanges(tx, auth, [{ type: 'session.created', entityId: id, data: { ...sessionData(item), didNotMeet: item.didNotMeet } }]);
-        return item;
+        return { ...item, warnings };
       }),
 
     update: (auth: Principal, id: number, body: UpdateSessionBody): Promise<SessionItem> =>
