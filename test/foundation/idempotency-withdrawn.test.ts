@@ -26,6 +26,21 @@ describe('Idempotency-Key: a stored response of a thing since deleted is withdra
     expect(fresh.json().id).not.toBe(id);
   });
 
+  it('a rotated webhook secret: the replay of the create answers 410, never the secret that stopped signing', async () => {
+    const t = await newTenant(ctx);
+    const admin = api(ctx.app, t.admin.token);
+    const body = { url: 'http://127.0.0.1:9/hook', events: ['contact.created'] };
+    const created = await admin.post('/api/notifications/webhooks', body, { 'idempotency-key': 'hook-made' });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id, secret } = created.json();
+    expect((await admin.post('/api/notifications/webhooks', body, { 'idempotency-key': 'hook-made' })).json()).toEqual(created.json());
+    expect((await admin.post(`/api/notifications/webhooks/${id}/rotate-secret`, {})).statusCode).toBe(200);
+    const replayed = await admin.post('/api/notifications/webhooks', body, { 'idempotency-key': 'hook-made' });
+    expect(expectError(replayed, 410)).toMatch(new RegExp(`the secret it held was rotated \\(webhook ${id}\\)`));
+    expect(replayed.body).not.toContain(secret);
+    expect((await admin.get('/api/notifications/webhooks')).json().total).toBe(1);
+  });
+
   it('any deleted thing (a contact): its create is not replayed; other stored responses stay', async () => {
     const t = await newTenant(ctx);
     const admin = api(ctx.app, t.admin.token);

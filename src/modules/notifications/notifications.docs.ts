@@ -68,7 +68,12 @@ export const notificationsDocs: ModuleDocs = {
     visibility: VISIBILITY.tenant,
     errors: { 404: 'No webhook with this id in the tenant' },
   },
-  'POST /api/notifications/webhooks/:id/rotate-secret': { summary: 'Rotate a webhook\'s signing secret', visibility: VISIBILITY.tenant, errors: { 404: 'No webhook with this id in the tenant' } },
+  'POST /api/notifications/webhooks/:id/rotate-secret': {
+    summary: 'Rotate a webhook\'s signing secret',
+    description: 'The stored answer of the create that showed the old secret is withdrawn: replaying its `Idempotency-Key` answers 410.',
+    visibility: VISIBILITY.tenant,
+    errors: { 404: 'No webhook with this id in the tenant' },
+  },
   'POST /api/notifications/webhooks/:id/test': { summary: 'Send a test delivery', visibility: VISIBILITY.tenant, errors: { 404: 'No webhook with this id in the tenant' } },
   'GET /api/notifications/webhooks/:id/deliveries': { summary: 'A webhook\'s deliveries', visibility: VISIBILITY.tenant, errors: { 404: 'No webhook with this id in the tenant' } },
   'POST /api/notifications/webhooks/deliveries/:id/redeliver': { summary: 'Deliver a change again', visibility: VISIBILITY.tenant, errors: { 404: 'No delivery with this id in the tenant' } },

@@ -19,6 +19,12 @@ export async function findWebhook(tx: Db, tenantId: number, id: number): Promise
   return row && toItem(row);
 }
 
+/** A webhook's sealed secret (never part of its item). */
+export async function findSecret(tx: Db, tenantId: number, id: number): Promise<string | undefined> {
+  const [row] = await tx.select({ secret: w.secretEncrypted }).from(w).where(and(eq(w.tenantId, tenantId), eq(w.id, id)));
+  return row?.secret;
+}
+
 export async function insertWebhook(tx: Db, tenantId: number, values: { url: string; events: string[]; description: string | null; isActive: boolean; secretEncrypted: string; ownerUserId: number }) {
   const [row] = await tx.insert(w).values({ tenantId, ...values }).returning(columns);
   return toItem(row);

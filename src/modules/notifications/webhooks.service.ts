@@ -7,10 +7,11 @@ import { enqueueJobs } from '../../jobs/queue.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { pageResult, toPage, type PageRequest } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
+import { idempotencySecret, withdrawResponsesMatching } from '../../plugins/idempotency.js';
 import type { CreateWebhookBody, ListWebhookDeliveriesQuery, UpdateWebhookBody } from './notifications.schemas.js';
 import { deliveryJobs, webhookData } from './webhooks.delivery.js';
 import * as repo from './webhooks.repository.js';
-import { checkWebhookTarget, checkWebhookUrlShape, encryptSecret, newWebhookSecret } from './webhooks.security.js';
+import { checkWebhookTarget, checkWebhookUrlShape, decryptSecret, encryptSecret, newWebhookSecret } from './webhooks.security.js';
 
 /** `["*"]`, or known change types (deduplicated); anything else is 400. */
 function normalizeEvents(events: string[]): string[] {
@@ -103,8 +104,14 @@ export function createWebhooksService({ db, config }: { db: Db; config: Config }
     rotateSecret: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
         const webhook = await existing(tx, auth, id);
+        const old = await repo.findSecret(tx, auth.tenantId, id);
         const secret = newWebhookSecret();
         await repo.updateWebhook(tx, auth.tenantId, id, { secretEncrypted: encryptSecret(secret, config.jwtSecret) });
+        // A replay of the create (or of an earlier rotation) must not hand back the secret that stopped signing.
+        if (old) {
+          const previous = decryptSecret(old, config.jwtSecret);
+          await withdrawResponsesMatching(tx, auth.tenantId, idempotencySecret(config), (body) => body.includes(previous), `the secret it held was rotated (webhook ${id})`);
+        }
         // That it was rotated, by whom and when: the secret itself (old or new) is never recorded.
         await recordChanges(tx, auth, [{ type: 'webhook.secret_rotated', entityId: id, data: webhookData(webhook) }]);
         return { secret };
