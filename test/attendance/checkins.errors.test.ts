@@ -30,7 +30,7 @@ describe('check-in: bad input', () => {
     expect(expectError(await post({ contactIds: [kids[1], kids[2]] }), 409)).toContain(`${kids[1]}`);
     expect(await countOf(ctx, t, 'attendance_checkins')).toBe(2);
 
-    expectError(await admin.post('/api/attendance/checkins/checkout', { sessionId: s.id, securityCode: 'ZZZZ' }), 404);
+    expect(expectError(await admin.post('/api/attendance/checkins/checkout', { sessionId: s.id, securityCode: 'ZZZZ' }), 404)).toBe('No open check-in with security code ZZZZ in this session');
     expectError(await admin.post('/api/attendance/checkins/checkout', { sessionId: s.id }), 400);
     expectError(await admin.post('/api/attendance/checkins/checkout', { sessionId: 999999, securityCode: 'AAAA' }), 404);
     expectError(await admin.get('/api/attendance/checkins/999999/label'), 404);

@@ -46,7 +46,7 @@ describe('check-in', () => {
     expect((await kiosk.get(`/api/attendance/checkins?sessionId=${session.id}`)).json().total).toBe(4);
     expect((await kiosk.get(`/api/attendance/checkins?securityCode=${securityCode.toLowerCase()}`)).json().data.map((k: { id: number }) => k.id)).toEqual(checkIns.map((k: { id: number }) => k.id));
     const label = await kiosk.get(`/api/attendance/checkins/${checkIns[1].id}/label`);
-    expect(label.json()).toEqual({ firstName: 'First1', lastName: 'Kid1', securityCode, room: 'Kids Room 1', sessionDate: '2026-06-07', serviceName: 'Family Service' });
+    expect(label.json()).toEqual({ firstName: 'First1', lastName: 'Kid1', securityCode, room: 'Kids Room 1', sessionDate: '2026-06-07', serviceName: 'Family Service', checkinNote: null });
     // A reprint keeps the code.
     expect((await kiosk.get(`/api/attendance/checkins/${checkIns[1].id}/label`)).json().securityCode).toBe(securityCode);
 
@@ -57,8 +57,8 @@ describe('check-in', () => {
     expect((await changesOf(ctx, t, 'checkin.checked_out')).map((c) => c.data.contactId)).toEqual(family);
     expect((await kiosk.get(`/api/attendance/checkins?sessionId=${session.id}&status=CheckedIn`)).json().total).toBe(1);
     expect((await kiosk.get(`/api/attendance/checkins?sessionId=${session.id}&status=CheckedOut`)).json().total).toBe(3);
-    // A used code is 404; the family may check in again, and their records stay one each.
-    expectError(await kiosk.post('/api/attendance/checkins/checkout', { sessionId: session.id, securityCode }), 404);
+    // A used code is 409 saying when; the family may check in again, and their records stay one each.
+    expect(expectError(await kiosk.post('/api/attendance/checkins/checkout', { sessionId: session.id, securityCode }), 409)).toMatch(new RegExp(`^Security code ${securityCode} was already checked out at \\d\\d:\\d\\d$`));
     const back = await kiosk.post('/api/attendance/checkins', { sessionId: session.id, contactIds: [family[0]] });
     expect(back.statusCode).toBe(201);
     expect((await kiosk.get(`/api/attendance/records?serviceId=${service.id}`)).json().total).toBe(4);

@@ -92,7 +92,7 @@ describe("a kiosk token's reach (checkin:write alone)", () => {
     const { securityCode, checkIns } = (await kiosk.post('/api/attendance/checkins', { sessionId: session.id, contactIds: kids })).json();
     const label = await kiosk.get(`/api/attendance/checkins/${checkIns[0].id}/label`);
     expect(label.statusCode, label.body).toBe(200);
-    expect(label.json()).toEqual({ firstName: 'Ana', lastName: 'Mwangi', securityCode, room: null, sessionDate: today(), serviceName: 'Sunday' });
+    expect(label.json()).toEqual({ firstName: 'Ana', lastName: 'Mwangi', securityCode, room: null, sessionDate: today(), serviceName: 'Sunday', checkinNote: null });
 
     const lastWeek = await newSession(ctx, t, { groupId: main.id }, '2026-01-04');
     const old = (await admin.post('/api/attendance/checkins', { sessionId: lastWeek.id, contactIds: [kids[0]] })).json();

@@ -31,6 +31,8 @@ export const ROUTES: Record<string, RouteEntry> = {
   'POST /api/attendance/checkins': { body: (f) => ({ sessionId: f.session, contactIds: [f.contact] }), visibleNotLed: 201 },
   'GET /api/attendance/checkins/:id/label': { params: { id: 'checkin' } },
   'GET /api/attendance/checkins/lookup': { query: 'q=Probe' },
+  'GET /api/attendance/checkins/labels': { query: 'ids=1' },
+  'GET /api/attendance/checkins/sessions': {},
   // An unknown code is 404 in a visible session too.
   'POST /api/attendance/checkins/checkout': { body: (f) => ({ sessionId: f.session, securityCode: 'ACDE' }), visibleNotLed: 404 },
   'GET /api/attendance/records': {},

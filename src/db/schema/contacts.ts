@@ -97,6 +97,8 @@ export const persons = pgTable(
     civilStatus: text('civil_status'),
     dateOfBirth: date('date_of_birth', { mode: 'string' }),
     occupation: text('occupation'),
+    /** Allergies, medical or custody notes printed on check-in labels (at most 200 characters, migration 0041). */
+    checkinNote: text('checkin_note'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.contactId] }),

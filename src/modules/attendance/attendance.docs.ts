@@ -98,16 +98,35 @@ export const attendanceDocs: ModuleDocs = {
   },
   'POST /api/attendance/checkins/checkout': {
     summary: 'Check out with the security code',
-    description: `Every open check-in under the code. After ${CHECKOUT_FAILURES} unknown or used codes from one user within 15 minutes, further check-outs are 429 until the oldest failure is 15 minutes old: a stolen kiosk token cannot guess a session's open codes.`,
+    description: `Every open check-in under the code (its case and surrounding spaces ignored). After ${CHECKOUT_FAILURES} unknown or used codes from one user within 15 minutes, further check-outs are 429 until the oldest failure is 15 minutes old: a stolen kiosk token cannot guess a session's open codes.`,
     visibility: checkin,
-    errors: { 404: 'Unknown or already used security code for the session', 429: `${CHECKOUT_FAILURES} failed check-outs by the caller in 15 minutes` },
+    errors: {
+      404: 'No open check-in with the security code in the session ("No open check-in with security code ZZZZ in this session"): a mistyped or unknown code',
+      409: 'The code was used and its family already checked out ("Security code K7Q4 was already checked out at 10:42", tenant time zone)',
+      429: `${CHECKOUT_FAILURES} failed check-outs (404 or 409) by the caller in 15 minutes`,
+    },
     example: { sessionId: 40, securityCode: 'K7Q4' },
   },
   'GET /api/attendance/checkins/:id/label': {
     summary: 'Print data for a check-in label',
-    description: 'A reprint keeps the code. Without `attendance:read` (a kiosk) only the label of a check-in still open at a session dated today (tenant time zone) is answered: ' +
+    description: 'A reprint keeps the code. checkinNote is the person\'s check-in note (allergies, medical or custody notes; null without one): a kiosk sees it only here and on the PDF labels, never in the lookup. Without `attendance:read` (a kiosk) only the label of a check-in still open at a session dated today (tenant time zone) is answered: ' +
       'labels carry security codes, and a kiosk needs them only to reprint today\'s.',
     visibility: checkin,
     errors: { 404: 'No check-in with this id, or not visible (to a kiosk: not open, or its session is not today\'s)' },
+  },
+  'GET /api/attendance/checkins/labels': {
+    summary: 'Print check-in labels (PDF)',
+    description: 'application/pdf, one 4 in × 2 in page (288 × 144 pt, the common size of thermal label printers) per label: a child label per check-in in the order of ids ' +
+      '(first name, last name, room, session name and date, security code, and the person\'s check-in note — allergies, medical or custody notes — when there is one), ' +
+      'then one parent stub per security code with the code and the names of the children under it. Each id is readable as its JSON label is: ' +
+      'without `attendance:read` (a kiosk) only check-ins still open at a session dated today.',
+    visibility: checkin,
+    errors: { 400: 'ids is not 1–20 comma-separated ids', 404: 'A check-in does not exist or is not readable (the first such id is named)' },
+  },
+  'GET /api/attendance/checkins/sessions': {
+    summary: "Today's sessions for a kiosk",
+    description: 'The sessions dated today in the tenant time zone (didNotMeet left out) that the caller sees, by service start time: a kiosk, which cannot list sessions, picks one here. ' +
+      'A session is opened by the office (`POST /api/attendance/sessions`).',
+    visibility: checkin,
   },
 };

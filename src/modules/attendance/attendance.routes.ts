@@ -7,7 +7,7 @@ import { attendanceAbsentees, attendanceSummary } from './attendance.queries.js'
 import {
   AbsenteeSchema, AbsenteesQuerySchema, CheckinLookupQuery, CheckinLookupResult, CheckinResult, CheckinSchema, CheckoutBody, CreateCheckinBody, CreateServiceBody, CreateSessionBody,
   CreatedSessionSchema,
-  GuestBody, GuestResult, HeadcountsBody, HeadcountsResult, LabelSchema, ListCheckinsQuery, ListRecordsQuery, ListServicesQuery,
+  GuestBody, GuestResult, HeadcountsBody, HeadcountsResult, KioskSessionSchema, LabelSchema, LabelsQuery, ListCheckinsQuery, ListRecordsQuery, ListServicesQuery,
   ListSessionsQuery, RecordParams, RecordSchema, RecordsBody, RecordsResult, ServiceSchema, SessionDetailSchema, SessionParams, SessionSchema,
   SummaryQuerySchema, SummarySchema, UpdateServiceBody, UpdateSessionBody,
 } from './attendance.schemas.js';
@@ -163,12 +163,25 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async 
   });
   app.post('/checkins/checkout', {
     config: CHECKIN,
-    schema: { tags, description: 'Checks out every open check-in under the code; an unknown or used code is 404', body: CheckoutBody, response: { 200: Type.Object({ data: Type.Array(CheckinSchema) }), ...errors(400, 401, 403, 404, 429) } },
+    schema: { tags, description: 'Checks out every open check-in under the code; an unknown code is 404, a code already checked out is 409 (saying when)', body: CheckoutBody, response: { 200: Type.Object({ data: Type.Array(CheckinSchema) }), ...errors(400, 401, 403, 404, 409, 429) } },
     handler: (request) => checkins.checkOut(request.auth, request.body),
   });
   app.get('/checkins/:id/label', {
     config: CHECKIN,
     schema: { tags, description: 'serviceName is the service name, else the event name, else the meeting group name; room is the room group name', params: IdParams, response: { 200: LabelSchema, ...errors(400, 401, 403, 404) } },
     handler: (request) => checkins.label(request.auth, request.params.id),
+  });
+  app.get('/checkins/labels', {
+    config: { ...CHECKIN, readOnly: true },
+    schema: { tags, querystring: LabelsQuery, response: { 200: Type.String({ description: 'application/pdf' }), ...errors(400, 401, 403, 404) } },
+    handler: async (request, reply) => {
+      const pdf = await checkins.labelsPdf(request.auth, request.query);
+      return reply.type('application/pdf').header('content-disposition', 'inline; filename="checkin-labels.pdf"').send(pdf as never);
+    },
+  });
+  app.get('/checkins/sessions', {
+    config: { ...CHECKIN, readOnly: true },
+    schema: { tags, response: { 200: Type.Object({ data: Type.Array(KioskSessionSchema) }), ...errors(401, 403) } },
+    handler: (request) => checkins.todaysSessions(request.auth),
   });
 };

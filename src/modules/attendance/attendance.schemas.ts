@@ -263,6 +263,20 @@ export const LabelSchema = Type.Object({
   room: Nullable(Type.String()),
   sessionDate: Type.String(),
   serviceName: Nullable(Type.String()),
+  checkinNote: Nullable(Type.String({ description: "The person's check-in note (allergies, medical or custody notes), printed on their label" })),
+});
+
+export const LabelsQuery = Type.Object({
+  ids: Type.String({ pattern: '^[1-9][0-9]{0,15}(,[1-9][0-9]{0,15}){0,19}$', description: 'Check-in ids, comma-separated (1–20): those of one or more families just checked in' }),
+});
+export type LabelsQuery = Static<typeof LabelsQuery>;
+
+/** A session a kiosk may pick: dated today in the tenant's time zone and visible to the caller. */
+export const KioskSessionSchema = Type.Object({
+  id: Type.Integer(),
+  date: Type.String(),
+  name: Type.String({ description: 'The service name, else the event name, else the meeting group name' }),
+  startTime: Nullable(Type.String({ description: "The service's start time (HH:MM), null for a group meeting or an event" })),
 });
 
 export const CheckinLookupQuery = Type.Object({

@@ -223,27 +223,32 @@ export async function pageCheckins(tx: Db, tenantId: number, where: SQL, limit: 
 }
 
 export interface LabelRow {
+  id: number;
   sessionId: number;
+  contactId: number;
   firstName: string;
   lastName: string;
   securityCode: string;
   room: string | null;
   sessionDate: string;
   serviceName: string | null;
+  /** The person's check-in note (allergies, medical or custody notes): printed on their label only. */
+  checkinNote: string | null;
   /** Still checked in. */
   isOpen: boolean;
   /** The session is dated today in the tenant's time zone. */
   isToday: boolean;
 }
 
-/** The label: the service's name, else the event's, else the meeting group's. */
-export async function findLabel(tx: Db, tenantId: number, id: number): Promise<LabelRow | undefined> {
-  const [r] = rowsOf<Record<string, unknown>>(
+/** The labels of the check-ins, in the order of `ids` (unknown ids left out): the service's name, else the event's, else the meeting group's. */
+export async function findLabels(tx: Db, tenantId: number, ids: readonly number[]): Promise<LabelRow[]> {
+  const rows = rowsOf<Record<string, unknown>>(
     await tx.execute(sql`
-      select k.session_id, coalesce(p.first_name, c.name, '') as first_name, coalesce(p.last_name, '') as last_name, k.security_code,
-        rg.name as room, to_char(s.date, 'YYYY-MM-DD') as session_date, coalesce(sv.name, e.name, g.name) as service_name,
+      select k.id, k.session_id, k.contact_id, coalesce(p.first_name, c.name, '') as first_name, coalesce(p.last_name, '') as last_name, k.security_code,
+        rg.name as room, to_char(s.date, 'YYYY-MM-DD') as session_date, coalesce(sv.name, e.name, g.name) as service_name, p.checkin_note,
         k.status = 'CheckedIn' as is_open, s.date = (now() at time zone tn.time_zone)::date as is_today
-      from attendance_checkins k
+      from unnest(${idArray(ids)}) with ordinality as x(id, n)
+        join attendance_checkins k on k.tenant_id = ${tenantId} and k.id = x.id
         join tenants tn on tn.id = k.tenant_id
         join attendance_sessions s on s.tenant_id = ${tenantId} and s.id = k.session_id
         left join attendance_services sv on sv.tenant_id = ${tenantId} and sv.id = s.service_id
@@ -252,12 +257,53 @@ export async function findLabel(tx: Db, tenantId: number, id: number): Promise<L
         left join groups rg on rg.tenant_id = ${tenantId} and rg.id = k.room_group_id
         left join persons p on p.tenant_id = ${tenantId} and p.contact_id = k.contact_id
         left join companies c on c.tenant_id = ${tenantId} and c.contact_id = k.contact_id
-      where k.tenant_id = ${tenantId} and k.id = ${id}`),
+      order by x.n`),
   );
-  if (!r) return undefined;
-  return {
-    sessionId: Number(r.session_id), firstName: String(r.first_name), lastName: String(r.last_name), securityCode: String(r.security_code),
+  return rows.map((r) => ({
+    id: Number(r.id), sessionId: Number(r.session_id), contactId: Number(r.contact_id),
+    firstName: String(r.first_name), lastName: String(r.last_name), securityCode: String(r.security_code),
     room: (r.room as string | null) ?? null, sessionDate: String(r.session_date), serviceName: (r.service_name as string | null) ?? null,
-    isOpen: Boolean(r.is_open), isToday: Boolean(r.is_today),
-  };
+    checkinNote: (r.checkin_note as string | null) ?? null, isOpen: Boolean(r.is_open), isToday: Boolean(r.is_today),
+  }));
+}
+
+/** When the code's latest closed use in the session was checked out (HH:MM in the tenant's time zone), if it ever was. */
+export async function lastCheckoutOf(tx: Db, tenantId: number, sessionId: number, code: string): Promise<string | undefined> {
+  const [r] = rowsOf<{ at: string | null }>(
+    await tx.execute(sql`
+      select to_char((select max(k.checked_out_at) from attendance_checkin_codes o
+          join attendance_checkins k on k.tenant_id = o.tenant_id and k.code_id = o.id
+          where o.tenant_id = ${tenantId} and o.session_id = ${sessionId} and o.code = ${code} and not o.is_open) at time zone tn.time_zone, 'HH24:MI') as at
+      from tenants tn where tn.id = ${tenantId}`),
+  );
+  return r?.at ?? undefined;
+}
+
+export interface KioskSession {
+  id: number;
+  date: string;
+  name: string;
+  startTime: string | null;
+}
+
+/**
+ * The sessions dated today in the tenant's time zone that the caller sees (their group visible, or
+ * no group), held ones only (didNotMeet left out): what a kiosk chooses from. By start time, then id.
+ */
+export async function todaysSessions(tx: Db, tenantId: number, scope: GroupScope): Promise<KioskSession[]> {
+  const t = tenantId;
+  const rows = rowsOf<Record<string, unknown>>(
+    await tx.execute(sql`
+      select s.id, to_char(s.date, 'YYYY-MM-DD') as date, coalesce(sv.name, e.name, ck_sg.name, '') as name, sv.start_time
+      from attendance_sessions s
+        join tenants tn on tn.id = s.tenant_id
+        left join groups ck_sg on ${sessionGroup.tenantId} = ${t} and ${sessionGroup.id} = s.group_id
+        left join attendance_services sv on sv.tenant_id = ${t} and sv.id = s.service_id
+        left join events e on e.tenant_id = ${t} and e.id = s.event_id
+      where s.tenant_id = ${t} and s.date = (now() at time zone tn.time_zone)::date and not s.did_not_meet
+        and (s.group_id is null or ${visibleGroupFilter(scope, sessionGroup)})
+      order by sv.start_time nulls last, s.id
+      limit 50`),
+  );
+  return rows.map((r) => ({ id: Number(r.id), date: String(r.date), name: String(r.name), startTime: (r.start_time as string | null) ?? null }));
 }

@@ -2,14 +2,15 @@ import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { recordChanges, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
-import { BadRequestError, ConflictError, NotFoundError, TooManyRequestsError } from '../../lib/errors.js';
+import { AppError, BadRequestError, ConflictError, NotFoundError, TooManyRequestsError } from '../../lib/errors.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { createFailureThrottle } from '../auth/auth.throttle.js';
 import { loadGroupScope } from '../groups/groups.visibility.js';
 import { isSessionVisible, readableSession } from './attendance.access.js';
 import { loadAttendanceScope } from './attendance.scope.js';
-import type { CheckinItem, CheckinLookupQuery, CheckinLookupResult, CheckoutBody, CreateCheckinBody, ListCheckinsQuery, LookupPerson } from './attendance.schemas.js';
+import type { CheckinItem, CheckinLookupQuery, CheckinLookupResult, CheckoutBody, CreateCheckinBody, LabelsQuery, ListCheckinsQuery, LookupPerson } from './attendance.schemas.js';
+import { renderLabelsPdf } from './checkins.pdf.js';
 import * as repo from './checkins.repository.js';
 import { lookupFamilies, type LookupTerm } from './lookup.repository.js';
 import { markCheckedIn } from './records.repository.js';
@@ -50,6 +51,9 @@ export function lookupTerm(q: string): LookupTerm {
   }
   throw new BadRequestError('q must be a last name of at least 2 letters or at least 4 digits of a phone number');
 }
+
+/** A check-out refused for its code: unknown to the session (404) or already used (409). */
+class CheckoutRefused extends AppError {}
 
 export function createCheckinsService(db: Db) {
   const checkoutFailures = createFailureThrottle(db, 'checkout', CHECKOUT_FAILURES, CHECKOUT_WINDOW_MS);
@@ -133,28 +137,61 @@ export function createCheckinsService(db: Db) {
       try {
         return await checkOutNow(auth, body);
       } catch (err) {
-        if (err instanceof NotFoundError) await checkoutFailures.fail(key);
+        // An unknown code and a used one both count: either is a guess the throttle bounds.
+        if (err instanceof CheckoutRefused) await checkoutFailures.fail(key);
         throw err;
       }
     },
 
+    /** Today's sessions the caller sees: what a kiosk picks from (it cannot list sessions). */
+    todaysSessions: (auth: Principal) =>
+      withTenant(db, auth, async (tx) => ({ data: await repo.todaysSessions(tx, auth.tenantId, await loadGroupScope(tx, auth)) })),
+
     label: (auth: Principal, id: number) =>
       withTenant(db, auth, async (tx) => {
-        const label = await repo.findLabel(tx, auth.tenantId, id);
-        const session = label && (await findSession(tx, auth.tenantId, label.sessionId));
-        if (!label || !session || !isSessionVisible(await loadGroupScope(tx, auth), session)) throw new NotFoundError('Check-in', id);
-        // Without attendance:read (a kiosk) only a reprint: an open check-in of a session held today.
-        if (!auth.permissions.has('attendance:read') && !(label.isOpen && label.isToday)) throw new NotFoundError('Check-in', id);
-        const { sessionId: _s, isOpen: _o, isToday: _t, ...out } = label;
+        const [label] = await readableLabels(tx, auth, [id]);
+        const { id: _i, sessionId: _s, contactId: _c, isOpen: _o, isToday: _t, ...out } = label;
         return out;
       }),
+
+    /** The labels PDF of the check-ins (in the order asked), each readable as its JSON label is. */
+    labelsPdf: (auth: Principal, query: LabelsQuery) => {
+      const ids = [...new Set(query.ids.split(',').map(Number))];
+      return withTenant(db, auth, (tx) => readableLabels(tx, auth, ids)).then(renderLabelsPdf);
+    },
   };
+
+  /** Every label asked for, or 404 naming the first one the caller may not read. */
+  async function readableLabels(tx: Db, auth: Principal, ids: readonly number[]): Promise<repo.LabelRow[]> {
+    const labels = await repo.findLabels(tx, auth.tenantId, ids);
+    const byId = new Map(labels.map((l) => [l.id, l]));
+    const scope = await loadGroupScope(tx, auth);
+    const sessions = new Map<number, boolean>();
+    const out: repo.LabelRow[] = [];
+    for (const id of ids) {
+      const label = byId.get(id);
+      if (label && !sessions.has(label.sessionId)) {
+        const session = await findSession(tx, auth.tenantId, label.sessionId);
+        sessions.set(label.sessionId, Boolean(session && isSessionVisible(scope, session)));
+      }
+      if (!label || !sessions.get(label.sessionId)) throw new NotFoundError('Check-in', id);
+      // Without attendance:read (a kiosk) only a reprint: an open check-in of a session held today.
+      if (!auth.permissions.has('attendance:read') && !(label.isOpen && label.isToday)) throw new NotFoundError('Check-in', id);
+      out.push(label);
+    }
+    return out;
+  }
 
   function checkOutNow(auth: Principal, body: CheckoutBody): Promise<{ data: CheckinItem[] }> {
     return withTenant(db, auth, async (tx) => {
       const { session } = await readableSession(tx, auth, body.sessionId);
-      const ids = await repo.checkOut(tx, auth.tenantId, session.id, body.securityCode.toUpperCase());
-      if (!ids.length) throw new NotFoundError(`No open check-in with security code ${body.securityCode} at session ${session.id}`);
+      const code = body.securityCode.trim().toUpperCase();
+      const ids = await repo.checkOut(tx, auth.tenantId, session.id, code);
+      if (!ids.length) {
+        const at = await repo.lastCheckoutOf(tx, auth.tenantId, session.id, code);
+        if (at) throw new CheckoutRefused(409, `Security code ${code} was already checked out at ${at}`);
+        throw new CheckoutRefused(404, `No open check-in with security code ${code} in this session`);
+      }
       const data = await repo.checkinsById(tx, auth.tenantId, ids);
       await recordChanges(tx, auth, data.map((k) => ({
         type: 'checkin.checked_out' as const, entityId: k.id,

@@ -29,6 +29,10 @@ const personOptional = {
   civilStatus: OptEnum(CIVIL_STATUSES),
   dateOfBirth: OptDate,
   occupation: OptText(200),
+  checkinNote: Type.Optional(Type.Unsafe<string | null>({
+    type: 'string', nullable: true, maxLength: 200,
+    description: 'Allergies, medical or custody notes (at most 200 characters), printed on the person\'s check-in label; never shown in the kiosk lookup',
+  })),
 };
 export const PersonInput = Body({ firstName: Name, lastName: Name, ...personOptional });
 export const PersonPatch = Body({ firstName: Type.Optional(Name), lastName: Type.Optional(Name), ...personOptional });
@@ -92,6 +96,7 @@ const S = Type.String();
 const NS = Nullable(Type.String());
 export const PersonOut = Type.Object({
   firstName: S, lastName: S, middleName: NS, gender: NS, civilStatus: NS, dateOfBirth: NS, occupation: NS,
+  checkinNote: Type.Optional(Nullable(Type.String({ description: 'Allergies, medical or custody notes printed on check-in labels' }))),
 });
 export const CompanyOut = Type.Object({ name: S, industry: NS, website: NS });
 export const EmailOut = Type.Object({ value: S, isPrimary: Type.Boolean() });
