@@ -26,7 +26,7 @@ describe('POST /api/crm/contacts/:id/erase', () => {
   beforeAll(async () => {
     tenant = await newTenant(ctx);
     const token = tenant.admin.token;
-    contact = await post(ctx, token, '/api/crm/contacts', fullPersonBody());
+    contact = await post(ctx, token, '/api/crm/contacts', fullPersonBody({ person: { ...fullPersonBody().person, checkinNote: 'Nut allergy' } }));
     friend = await person(ctx, tenant, 'Frank', 'Friend');
     // An update first, so the audit holds a before/after of personal values.
     const renamed = `Renamed${contact.id}`;
@@ -83,7 +83,7 @@ describe('POST /api/crm/contacts/:id/erase', () => {
 
   it('names become Erased; emails, phones, addresses, occasions, identifications, relationships, requests and memberships are gone', async () => {
     const doc = (await api(ctx.app, tenant.admin.token).get(`/api/crm/contacts/${contact.id}`)).json();
-    expect(doc.person).toEqual({ firstName: 'Erased', lastName: 'Erased', middleName: null, gender: null, civilStatus: null, dateOfBirth: null, occupation: null });
+    expect(doc.person).toEqual({ firstName: 'Erased', lastName: 'Erased', middleName: null, gender: null, civilStatus: null, dateOfBirth: null, occupation: null, checkinNote: null });
     for (const key of ['emails', 'phones', 'addresses', 'occasions', 'identifications', 'relationships', 'requests', 'groupMemberships']) expect(doc[key], key).toEqual([]);
     // The friend's inverse relationship goes too.
     expect((await api(ctx.app, tenant.admin.token).get(`/api/crm/contacts/${friend.id}`)).json().relationships).toEqual([]);

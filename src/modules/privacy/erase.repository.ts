@@ -88,7 +88,7 @@ export async function eraseContactData(tx: Db, tenantId: number, contactId: numb
     (link.notNull ? kept : detached).push(key);
   }
   await tx.execute(sql`UPDATE persons SET first_name = 'Erased', last_name = 'Erased', middle_name = NULL, gender = NULL, civil_status = NULL,
-      date_of_birth = NULL, occupation = NULL WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}`);
+      date_of_birth = NULL, occupation = NULL, checkin_note = NULL WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}`);
   await tx.execute(sql`UPDATE companies SET name = 'Erased', industry = NULL, website = NULL WHERE tenant_id = ${tenantId} AND contact_id = ${contactId}`);
   await tx.execute(sql`UPDATE contacts SET email_opt_out = true, updated_at = now() WHERE tenant_id = ${tenantId} AND id = ${contactId}`);
   // Notifications about the person (derived from their changes) go; others are scrubbed by eraseFreeText.
