@@ -9,20 +9,27 @@ import { Shell } from './Shell';
 const Home = lazy(() => import('../features/home').then((m) => ({ default: m.HomePage })));
 const People = lazy(() => import('../features/people').then((m) => ({ default: m.PeopleRoutes })));
 const Groups = lazy(() => import('../features/groups').then((m) => ({ default: m.GroupsRoutes })));
+const Kiosk = lazy(() => import('../features/kiosk').then((m) => ({ default: m.KioskPage })));
 
 /** The areas of the left navigation, each shown only to users who may open it. */
 export const AREAS = [
   { path: '/', label: 'Home', permission: undefined },
   { path: '/people', label: 'People', permission: 'contacts:read' },
   { path: '/groups', label: 'Groups', permission: 'groups:read' },
+  { path: '/kiosk', label: 'Check-in kiosk', permission: 'checkin:write' },
 ] as const;
 
-function SignedIn() {
-  const { session } = useSession();
+/** A kiosk account (checkin:write, and neither contacts:read nor attendance:read) sees the kiosk and nothing else. */
+const kioskOnly = (can: (p: string) => boolean) => can('checkin:write') && !can('contacts:read') && !can('attendance:read');
+
+
+function SignedIn({ kiosk = false }: { kiosk?: boolean }) {
+  const { session, can } = useSession();
   const location = useLocation();
   if (session === undefined) return <Loading label="Restoring your session" />;
   if (session === null) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
-  return <Shell />;
+  if (kiosk) return kioskArea;
+  return kioskOnly(can) ? <Navigate to="/kiosk" replace /> : <Shell />;
 }
 
 function SignedOut({ children }: { children: React.ReactNode }) {
@@ -44,7 +51,11 @@ function area(Screen: LazyExoticComponent<ComponentType>, permission?: string) {
   return <Area />;
 }
 
+/** Full screen, outside the Shell: the kiosk (console.md "Check-in kiosk"). */
+const kioskArea = area(Kiosk, 'checkin:write');
+
 export const router = createBrowserRouter([
+  { path: '/kiosk', element: <SignedIn kiosk /> },
   { path: '/sign-in', element: <SignedOut><SignInPage /></SignedOut> },
   { path: '/forgot-password', element: <SignedOut><ForgotPasswordPage /></SignedOut> },
   { path: '/reset-password/:token', element: <SetPasswordPage /> },

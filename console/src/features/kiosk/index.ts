@@ -1,0 +1,1 @@
+export { KioskPage } from './KioskPage';
