@@ -8,6 +8,7 @@ import { Shell } from './Shell';
 /** Each area is its own chunk, loaded when first opened (console.md "Quality bars"). */
 const Home = lazy(() => import('../features/home').then((m) => ({ default: m.HomePage })));
 const People = lazy(() => import('../features/people').then((m) => ({ default: m.PeopleRoutes })));
+const Households = lazy(() => import('../features/households').then((m) => ({ default: m.HouseholdsRoutes })));
 const Groups = lazy(() => import('../features/groups').then((m) => ({ default: m.GroupsRoutes })));
 const Kiosk = lazy(() => import('../features/kiosk').then((m) => ({ default: m.KioskPage })));
 
@@ -15,6 +16,7 @@ const Kiosk = lazy(() => import('../features/kiosk').then((m) => ({ default: m.K
 export const AREAS = [
   { path: '/', label: 'Home', permission: undefined },
   { path: '/people', label: 'People', permission: 'contacts:read' },
+  { path: '/households', label: 'Households', permission: 'contacts:read' },
   { path: '/groups', label: 'Groups', permission: 'groups:read' },
   { path: '/kiosk', label: 'Check-in kiosk', permission: 'checkin:write' },
 ] as const;
@@ -64,6 +66,7 @@ export const router = createBrowserRouter([
     children: [
       { index: true, element: area(Home) },
       { path: 'people/*', element: area(People, 'contacts:read') },
+      { path: 'households/*', element: area(Households, 'contacts:read') },
       { path: 'groups/*', element: area(Groups, 'groups:read') },
       { path: '*', element: <NotFound /> },
     ],

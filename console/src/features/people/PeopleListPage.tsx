@@ -16,7 +16,12 @@ export function PeopleListPage() {
   const set = (next: Record<string, string>) => setParams({ ...Object.fromEntries(params), ...next }, { replace: true });
 
   return (
-    <Page title="People" actions={<Can permission="contacts:write"><Button component={Link} to="/people/new">Add a person</Button></Can>}>
+    <Page title="People" actions={(
+      <Group gap="xs">
+        <Button variant="default" component={Link} to="/people/duplicates">Possible duplicates</Button>
+        <Can permission="contacts:write"><Button component={Link} to="/people/new">Add a person</Button></Can>
+      </Group>
+    )}>
       <TextInput type="search" label="Search people" placeholder="Name, email or phone digits" value={q} autoFocus
         onChange={(e) => set({ q: e.currentTarget.value, page: '1' })} />
       <ErrorAlert error={people.error} />

@@ -4,6 +4,8 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Can, ErrorAlert, Loading, Page, useFormat, useSignedIn } from '../../shared';
 import { AddToGroup } from './AddToGroup';
+import { HouseholdSection } from './HouseholdSection';
+import { PrivacyActions } from './PrivacyActions';
 import { useGiving, usePerson, useTasks, useTimeline, type Person } from './api';
 import { personName } from './names';
 
@@ -29,10 +31,14 @@ function PersonView({ person }: { person: Person }) {
   const f = useFormat();
   const { can } = useSignedIn();
   const name = personName(person);
-  const household = (person as Person & { household?: { id: number; name: string; role?: string } | null }).household;
 
   return (
-    <Page title={name} actions={<Can permission="contacts:write"><Button component={Link} to={`/people/${person.id}/edit`}>Edit</Button></Can>}>
+    <Page title={name} actions={(can('contacts:write') || can('privacy:write')) && (
+      <Group gap="xs">
+        <Can permission="contacts:write"><Button component={Link} to={`/people/${person.id}/edit`}>Edit</Button></Can>
+        <Can permission="privacy:write"><PrivacyActions id={person.id} name={name} /></Can>
+      </Group>
+    )}>
       <Group gap="xs"><Badge variant="light">{person.status}</Badge>{person.emailOptOut && <Badge color="gray" variant="light">No email</Badge>}</Group>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Section title="Details">
@@ -44,11 +50,9 @@ function PersonView({ person }: { person: Person }) {
             {person.emails.length + person.phones.length + person.addresses.length === 0 && <Text c="dimmed">No email, phone or address yet.</Text>}
           </Stack>
         </Section>
-        {household !== undefined && (
-          <Section title="Household">
-            {household ? <Text>{household.name}{household.role ? ` · ${household.role}` : ''}</Text> : <Text c="dimmed">Not in a household.</Text>}
-          </Section>
-        )}
+        <Section title="Household">
+          <HouseholdSection person={person} name={name} />
+        </Section>
         <Section title="Groups">
           <Stack gap="xs">
             {person.groupMemberships.length === 0 && <Text c="dimmed">Not in any group.</Text>}

@@ -68,3 +68,68 @@ export function useAddToGroup(contactId: number) {
     onSuccess: () => client.invalidateQueries({ queryKey: ['people'] }),
   });
 }
+
+/** Households to put a person in, by the household's or a member's name. */
+export function useHouseholdChoices(q: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['people', 'household-choices', q], enabled,
+    queryFn: () => unwrap(api.GET('/api/crm/households', { params: { query: { q: q || undefined, limit: 20 } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type HouseholdRole = 'Head' | 'Spouse' | 'Child' | 'Other';
+
+export function useJoinHousehold(contactId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ householdId, role }: { householdId: number; role: HouseholdRole }) =>
+      unwrap(api.POST('/api/crm/households/{id}/members', { params: { path: { id: householdId } }, body: { contactId, role } })),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['people'] }), client.invalidateQueries({ queryKey: ['households'] })]),
+  });
+}
+
+/** Everything held about the person, saved by the browser as contact-<id>.json. */
+export function useExportPerson(id: number) {
+  return useMutation({
+    mutationFn: async () => {
+      const data = await unwrap(api.GET('/api/crm/contacts/{id}/export', { params: { path: { id } } }));
+      const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `contact-${id}.json`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    },
+  });
+}
+
+export function useErasePerson(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(api.POST('/api/crm/contacts/{id}/erase', { params: { path: { id } }, body: { confirm: true } })),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['people'] }), client.invalidateQueries({ queryKey: ['households'] })]),
+  });
+}
+
+export function useDuplicates(page: number) {
+  return useQuery({
+    queryKey: ['people', 'duplicates', page],
+    queryFn: () => unwrap(api.GET('/api/crm/duplicates', { params: { query: { page, limit: 20 } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type DuplicatePair = NonNullable<ReturnType<typeof useDuplicates>['data']>['data'][number];
+
+/** Merges `sourceId` into `keepId` (the source is deleted). */
+export function useMerge() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ keepId, sourceId }: { keepId: number; sourceId: number }) =>
+      unwrap(api.POST('/api/crm/contacts/{id}/merge', { params: { path: { id: keepId } }, body: { sourceIds: [sourceId] } })),
+    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['people'] }), client.invalidateQueries({ queryKey: ['households'] })]),
+  });
+}

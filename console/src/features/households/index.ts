@@ -1,0 +1,1 @@
+export { HouseholdsRoutes } from './HouseholdsRoutes';
