@@ -21,6 +21,14 @@ async function choose(page: Page, label: string, value: string) {
   await page.getByRole('option', { name: value, exact: true }).click();
 }
 
+/** Closes the toasts (they would hide the title in the screenshots), then checks and pictures the screen. */
+async function screen(page: Page, name: string) {
+  const toasts = page.getByRole('button', { name: 'Close the message' });
+  for (const toast of await toasts.all()) await toast.click().catch(() => undefined);
+  await expect.poll(() => toasts.count()).toBe(0);
+  await checkScreen(page, name);
+}
+
 describeInBrowser('the console: households, duplicates, export and erase', { timeout: 240_000 }, () => {
   it('an admin creates a household from two people, sees it on both person pages, changes a role, fixes the address, removes a member, and meets the API refusal for someone already in a family', async () => {
     const t = await newTenant(ctx);
@@ -35,7 +43,7 @@ describeInBrowser('the console: households, duplicates, export and erase', { tim
     await page.getByRole('heading', { name: 'Households' }).waitFor();
     await page.getByLabel('Search households').fill('Mwangi');
     await page.getByText('No household matches “Mwangi”.').waitFor();
-    await checkScreen(page, 'households-empty');
+    await screen(page, 'households-empty');
 
     // Peter's page offers a household; starting a new one begins with him.
     await page.goto(`/people/${peter.id}`);
@@ -50,21 +58,21 @@ describeInBrowser('the console: households, duplicates, export and erase', { tim
     await expect(page.getByRole('combobox', { name: 'Role of Grace Mwangi' }).inputValue()).resolves.toBe('Spouse');
     await page.getByLabel('City').fill('Nairobi');
     await page.getByRole('switch', { name: /Give together/ }).check();
-    await checkScreen(page, 'household-new');
+    await screen(page, 'household-new');
     await page.getByRole('button', { name: 'Create household' }).click();
     await page.getByRole('heading', { name: 'Mwangi household' }).waitFor();
     const members = page.getByRole('region', { name: 'Members' });
     await members.getByRole('link', { name: 'Peter Mwangi' }).waitFor();
     await members.getByRole('link', { name: 'Grace Mwangi' }).waitFor();
     await page.getByRole('region', { name: 'Details' }).getByText('Together').waitFor();
-    await checkScreen(page, 'household');
+    await screen(page, 'household');
 
     // Seen on both person pages, as a link back.
     for (const [person, role] of [['Peter Mwangi', 'Head'], ['Grace Mwangi', 'Spouse']] as const) {
       await members.getByRole('link', { name: person }).click();
       await page.getByRole('heading', { name: person }).waitFor();
       await householdSection.getByText(`· ${role}`).waitFor();
-      if (person === 'Grace Mwangi') await checkScreen(page, 'person-with-household');
+      if (person === 'Grace Mwangi') await screen(page, 'person-with-household');
       await householdSection.getByRole('link', { name: 'Mwangi household' }).click();
       await page.getByRole('heading', { name: 'Mwangi household' }).waitFor();
     }
@@ -80,7 +88,8 @@ describeInBrowser('the console: households, duplicates, export and erase', { tim
     await pick(page, 'Add a person', 'Otieno', /Head0 Otieno \(in a household\)/);
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('alert').getByText(`Contact ${other.people[0].id} already belongs to household ${other.household.id}`).waitFor();
-    await checkScreen(page, 'household-add-refused');
+    await expect(page.getByRole('link', { name: 'Open their household' }).getAttribute('href')).resolves.toBe(`/households/${other.household.id}`);
+    await screen(page, 'household-add-refused');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await pick(page, 'Add a person', 'Joy', 'Joy Mwangi');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
@@ -92,7 +101,7 @@ describeInBrowser('the console: households, duplicates, export and erase', { tim
     const dialog = page.getByRole('dialog', { name: 'Edit Mwangi household' });
     await dialog.getByLabel('Street').fill('12 Riverside Drive');
     await dialog.getByRole('switch', { name: /Give together/ }).uncheck();
-    await checkScreen(page, 'household-edit');
+    await screen(page, 'household-edit');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('region', { name: 'Details' }).getByText('12 Riverside Drive, Nairobi').waitFor();
     await page.getByRole('region', { name: 'Details' }).getByText('Each person', { exact: true }).waitFor();
@@ -114,14 +123,14 @@ describeInBrowser('the console: households, duplicates, export and erase', { tim
     await page.getByLabel('Search households').fill('grace');
     await page.getByText('1 household', { exact: true }).waitFor();
     await page.getByRole('table').getByRole('link', { name: 'Mwangi household' }).waitFor();
-    await checkScreen(page, 'households-list');
+    await screen(page, 'households-list');
 
     // Joy joins an existing household from her page.
     await page.goto(`/people/${joy.id}`);
     await householdSection.getByRole('button', { name: 'Add to a household' }).click();
     await pick(page, 'Household', 'Mwangi', 'Mwangi household');
     await choose(page, 'As', 'Child');
-    await checkScreen(page, 'person-join-household');
+    await screen(page, 'person-join-household');
     await householdSection.getByRole('button', { name: 'Add', exact: true }).click();
     await householdSection.getByRole('link', { name: 'Mwangi household' }).waitFor();
     expect((await stored()).members.at(-1)).toMatchObject({ contact: { id: joy.id }, role: 'Child' });
@@ -148,7 +157,7 @@ describeInBrowser('the console: households, duplicates, export and erase', { tim
     await expect(page.getByRole('combobox', { name: 'Add a person' }).count()).resolves.toBe(0);
     await expect(page.getByRole('combobox', { name: 'Role of Head0 Achieng' }).count()).resolves.toBe(0);
     await page.getByRole('region', { name: 'Members' }).getByRole('cell', { name: 'Head', exact: true }).waitFor();
-    await checkScreen(page, 'household-read-only');
+    await screen(page, 'household-read-only');
 
     await page.goto(`/people/${people[0].id}`);
     await page.getByRole('region', { name: 'Household' }).getByRole('link', { name: household.name }).waitFor();
@@ -178,7 +187,7 @@ describeInBrowser('the console: households, duplicates, export and erase', { tim
     await page.getByRole('button', { name: 'Export' }).click();
     const exportDialog = page.getByRole('dialog', { name: 'Export everything about Ruth Nakato?' });
     await exportDialog.getByText('Nothing is changed.', { exact: false }).waitFor();
-    await checkScreen(page, 'person-export-dialog');
+    await screen(page, 'person-export-dialog');
     const [download] = await Promise.all([page.waitForEvent('download'), exportDialog.getByRole('button', { name: 'Download the file' }).click()]);
     expect(download.suggestedFilename()).toBe(`contact-${ruth.id}.json`);
     const exported = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
@@ -191,7 +200,7 @@ describeInBrowser('the console: households, duplicates, export and erase', { tim
     await dialog.getByText(/stay only as counts and totals/).waitFor();
     const eraseButton = dialog.getByRole('button', { name: 'Erase Ruth Nakato' });
     await expect(eraseButton.isDisabled()).resolves.toBe(true);
-    await checkScreen(page, 'person-erase-dialog');
+    await screen(page, 'person-erase-dialog');
     // Cancel changes nothing.
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -229,16 +238,16 @@ describeInBrowser('the console: households, duplicates, export and erase', { tim
     const pair = page.getByRole('region', { name: 'Esther Wanjiru and Esther Wanjiru' });
     await pair.getByText('Same email').waitFor();
     await pair.getByText('Same name').waitFor();
-    await checkScreen(page, 'duplicates');
+    await screen(page, 'duplicates');
 
     await pair.getByRole('button', { name: 'Merge Esther Wanjiru and Esther Wanjiru' }).click();
     const dialog = page.getByRole('dialog', { name: 'Merge Esther Wanjiru and Esther Wanjiru?' });
     await dialog.getByRole('radio', { name: `Esther Wanjiru (#${second.id})` }).check();
     await dialog.getByText(`Then #${first.id} is deleted. This cannot be undone.`, { exact: false }).waitFor();
-    await checkScreen(page, 'duplicates-merge-dialog');
+    await screen(page, 'duplicates-merge-dialog');
     await dialog.getByRole('button', { name: 'Keep Esther Wanjiru and merge' }).click();
     await page.getByText('No likely duplicates', { exact: false }).waitFor();
-    await checkScreen(page, 'duplicates-none');
+    await screen(page, 'duplicates-none');
     expect((await api(ctx.app, t.admin.token).get(`/api/crm/contacts/${first.id}`)).statusCode).toBe(404);
     const kept = (await api(ctx.app, t.admin.token).get(`/api/crm/contacts/${second.id}`)).json();
     expect(kept.phones.map((p: { value: string }) => p.value)).toEqual(['+254 700 123 456']);

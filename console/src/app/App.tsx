@@ -15,7 +15,7 @@ const theme = createTheme({
   // Close buttons show only an ×: they need a name for screen readers (axe "button-name").
   components: {
     // Plain objects, not Modal.extend: importing Modal here would put it in the first screen's JavaScript.
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' }, styles: { title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' } } } },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close the message' } } },
   },
 });

@@ -7,6 +7,7 @@ import { NoAccess } from './NoAccess';
 import { useContact, useCreateHousehold, type Role } from './api';
 import { MemberRows, type Row } from './MemberRows';
 import { PersonPicker } from './PersonPicker';
+import { Refusal } from './Refusal';
 
 /** The role a newly picked person starts with: the first is the Head, then a Spouse, then Children. */
 function nextRole(rows: Row[]): Role {
@@ -80,7 +81,7 @@ export function HouseholdNewPage() {
           </SimpleGrid>
           <Switch label="Give together" description="One giving statement for the household instead of one per person"
             checked={givingTogether} onChange={(e) => setGivingTogether(e.currentTarget.checked)} />
-          <ErrorAlert error={create.error} title="Not created" />
+          <Refusal error={create.error} title="Not created" />
           <Group>
             <Button type="submit" loading={create.isPending} disabled={rows.length === 0}>Create household</Button>
             <Button variant="default" component={Link} to={startWith ? `/people/${startWith}` : '/households'}>Cancel</Button>

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../shared/confirm';
 import { addressLine, ROLES, useHousehold, useHouseholdActions, type Household, type Role } from './api';
 import { MemberRows, type Row } from './MemberRows';
 import { PersonPicker, type Picked } from './PersonPicker';
+import { Refusal } from './Refusal';
 
 /** A household's page: members with roles, address, giving together and primary contact; with contacts:write, every change. */
 export function HouseholdPage() {
@@ -138,7 +139,7 @@ function AddMember({ household }: { household: Household }) {
           <Button size="xs" variant="default" onClick={() => { setPicked(null); add.reset(); }}>Cancel</Button>
         </Group>
       )}
-      <ErrorAlert error={add.error} title="Not added" />
+      <Refusal error={add.error} title="Not added" />
     </Stack>
   );
 }

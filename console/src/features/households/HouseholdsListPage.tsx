@@ -1,12 +1,13 @@
 import { Anchor, Badge, Button, Group, Pagination, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { Link, useSearchParams } from 'react-router';
-import { Can, ErrorAlert, Loading, Page, useFormat } from '../../shared';
+import { Can, ErrorAlert, Loading, Page, useFormat, useSignedIn } from '../../shared';
 import { useHouseholds } from './api';
 
 /** Households: search by the household's or a member's name, and the list with its total. */
 export function HouseholdsListPage() {
   const f = useFormat();
+  const { can } = useSignedIn();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const page = Number(params.get('page') ?? 1);
@@ -24,7 +25,9 @@ export function HouseholdsListPage() {
         <>
           <Text size="sm" aria-live="polite">
             {total === 0
-              ? (q ? `No household matches “${q}”.` : 'No households yet. Start one with “New household”, or from a person’s page.')
+              ? (q
+                ? `No household matches “${q}”. Try part of a family or member name${can('contacts:write') ? ', or start one with “New household”' : ''}.`
+                : can('contacts:write') ? 'No households yet. Start one with “New household”, or from a person’s page.' : 'No households yet.')
               : `${f.number(total)} ${total === 1 ? 'household' : 'households'}`}
           </Text>
           {households.data.data.length > 0 && (

@@ -72,7 +72,7 @@ function ContactSummary({ contact }: { contact: Contact }) {
   const phone = primary(contact.phones);
   return (
     <Stack gap={0}>
-      <Anchor component={Link} to={`/people/${contact.id}`} fw={600}>{personName(contact)}</Anchor>
+      <Text><Anchor component={Link} to={`/people/${contact.id}`} fw={600}>{personName(contact)}</Anchor> <Text span size="sm" c="dimmed">#{contact.id}</Text></Text>
       <Text size="sm" c="dimmed">
         {[email, phone, contact.status].filter(Boolean).join(' · ')}{contact.householdId ? ' · in a household' : ''}
       </Text>
