@@ -15,7 +15,7 @@ import { createImportService as createGivingImport } from '../modules/finance/im
 import { createImportService as createGroupsImport } from '../modules/groups/import.service.js';
 import { findTenantBySlug } from '../modules/tenants/tenants.repository.js';
 import { findUserByLogin, findUserPermissions } from '../modules/users/users.repository.js';
-import { householdRole, isHouseholdPrimary, mapperFor, MappingError, parseMaps, type ImportKind, type RowMapper } from './formats.js';
+import { contactRow, isoDate, mapperFor, MappingError, parseMaps, type ImportKind, type RowMapper } from '../lib/import-formats.js';
 
 /** A failure the CLI reports as one line (no stack): bad arguments, unknown tenant, unreadable file. */
 export class ImportError extends Error {}
@@ -57,7 +57,8 @@ const BATCH: Record<ImportKind, number> = { contacts: IMPORT_BATCH_SIZE, giving:
 
 export const IMPORT_USAGE = `  import contacts|giving|groups --tenant SLUG [--map COLUMN=FIELD]... [--dry-run] [--as USERNAME] FILE.csv
                              import a CSV export (Parish, Planning Center People, ChurchCRM, Breeze, Elvanto),
-                             families included (householdKey/householdRole; Household ID, Family, Family Role);
+                             families included (householdKey/householdRole; Household ID, Family, Family Role),
+                             birth dates and addresses; the same header mappings and row rules as the HTTP import;
                              rows that fail go to FILE.csv.errors.csv with the reason`;
 
 interface Options {
@@ -220,7 +221,7 @@ function batchImporter(db: Db, principal: Principal, options: Options, currency:
     async run(rows: ReadRow[]): Promise<Outcome[]> {
       if (options.kind === 'contacts') {
         const m = mapper();
-        const inputs: NumberedInput[] = rows.map((r) => ({ row: r.row, input: contactFields(r.fields, m) }));
+        const inputs: NumberedInput[] = rows.map((r) => ({ row: r.row, input: contactRow(r.fields, m) }));
         const result = await importContactBatch(db, principal, inputs, { dryRun: options.dryRun, plan });
         // The service counts the batch's created and updated rows; only failures are named.
         return [
@@ -250,26 +251,6 @@ function batchImporter(db: Db, principal: Principal, options: Options, currency:
 
 const counted = (status: 'created' | 'updated' | 'unchanged', n: number): Outcome[] => Array.from({ length: n }, () => ({ row: 0, status }));
 
-const GENDERS: Record<string, string> = { m: 'Male', male: 'Male', f: 'Female', female: 'Female' };
-
-/**
- * Other systems write M/F or lower case: Male/Female as the contacts import takes them; role words
- * ("Head of Household", "son") become household roles. Other systems' families (mapper.families):
- * Planning Center's primary contact is the Head (the others Other, unless a role column says more), a
- * family-less row drops its role (in Parish's own format a role without a key stays a row error).
- */
-function contactFields(fields: Record<string, string>, mapper: RowMapper): Record<string, string> {
-  const { householdPrimary, ...out } = fields;
-  const gender = out.gender && GENDERS[out.gender.toLowerCase()];
-  if (gender) out.gender = gender;
-  if (out.householdRole) out.householdRole = householdRole(out.householdRole);
-  if (!mapper.families) return out;
-  if (out.householdKey && mapper.families.noKey?.includes(out.householdKey)) delete out.householdKey;
-  if (!out.householdKey) delete out.householdRole;
-  else if (!out.householdRole && householdPrimary && isHouseholdPrimary(householdPrimary, out)) out.householdRole = 'Head';
-  return out;
-}
-
 /** Giving rows as the finance import takes them: YYYY-MM-DD dates, minor units, one payer name. */
 function givingFields(fields: Record<string, string>, mapper: RowMapper, currency: string): Record<string, string> {
   const { firstName, lastName, ...out } = fields;
@@ -277,14 +258,6 @@ function givingFields(fields: Record<string, string>, mapper: RowMapper, currenc
   if (out.date && mapper.dates) out.date = isoDate(out.date, mapper.dates);
   if (out.amount && mapper.majorAmounts) out.amount = minorUnits(out.amount, currency);
   return out;
-}
-
-/** 1/7/2025 → 2025-01-07 (month first) or 2025-07-01 (day first); anything else is left for the import to refuse. */
-function isoDate(value: string, order: 'month-first' | 'day-first'): string {
-  const m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(value);
-  if (!m) return value;
-  const [month, day] = order === 'month-first' ? [m[1], m[2]] : [m[2], m[1]];
-  return `${m[3]}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
 }
 
 /** "1,234.50" or "$25" in major units → integer minor units of the currency; anything else is left for the import to refuse. */

@@ -6,14 +6,23 @@ import { BadRequestError } from './errors.js';
  * quoted fields, a BOM and CRLF. Empty cells become absent so optional fields stay optional.
  */
 export function parseCsvRecords(text: string, maxRows: number): Record<string, string>[] {
+  return parseCsvTable(text, maxRows).records;
+}
+
+/** parseCsvRecords with the header row as written (an import recognises its format by it). */
+export function parseCsvTable(text: string, maxRows: number): { header: string[]; records: Record<string, string>[] } {
   let rows: Record<string, string>[];
+  let header: string[] = [];
   try {
-    rows = parse(text, { columns: true, bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, to: maxRows + 1 });
+    rows = parse(text, {
+      columns: (names: string[]) => (header = names.map(String)),
+      bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, to: maxRows + 1,
+    });
   } catch (err) {
     throw new BadRequestError(`CSV could not be parsed: ${(err as Error).message.split('\n')[0]}`);
   }
   if (rows.length > maxRows) throw new BadRequestError(`An import takes at most ${maxRows} rows`);
-  return rows.map((row) => {
+  const records = rows.map((row) => {
     const clean: Record<string, string> = {};
     for (const [key, value] of Object.entries(row)) {
       if (key === '__proto__' || value === '' || value === undefined) continue;
@@ -22,4 +31,5 @@ export function parseCsvRecords(text: string, maxRows: number): Record<string, s
     }
     return clean;
   });
+  return { header, records };
 }

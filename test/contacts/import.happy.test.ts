@@ -114,7 +114,7 @@ describe('POST /api/crm/contacts/import', () => {
       };
       const before = await readUpdates();
       const [id] = await allocateContactIds(tx, 1);
-      await insertPeople(tx, t.id, [{ id, firstName: 'Ängel', lastName: 'ÖZTÜRK', gender: 'Male', emails: ['A@X.org', 'b@y.org'], phones: ['+1 (555) 010', '0772-1'] }]);
+      await insertPeople(tx, t.id, [{ id, firstName: 'Ängel', lastName: 'ÖZTÜRK', gender: 'Male', emails: ['A@X.org', 'b@y.org'], phones: ['+1 (555) 010', '0772-1'], addresses: [] }]);
       await insertContact(tx, t.id, { category: 'Company', company: { name: 'Acme LTD' }, phones: [{ value: '041 4' }] });
       await insertContact(tx, t.id, { category: 'Person', person: { firstName: 'Mid', middleName: 'Dle', lastName: 'Name' }, emails: [{ value: 'M@Example.org' }] });
       return (await readUpdates()) - before;

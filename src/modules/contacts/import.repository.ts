@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { contactEmails, contactPhones, contacts, persons } from '../../db/schema/index.js';
+import { contactAddresses, contactEmails, contactPhones, contacts, persons } from '../../db/schema/index.js';
 import { phoneDigits, searchColumns } from './contacts.repository.js';
 
 /** Set-based statements of the import: a batch of rows costs a fixed number of statements. */
@@ -48,11 +48,14 @@ export async function allocateContactIds(tx: Db, n: number): Promise<number[]> {
   return result.rows.map((r) => Number(r.id));
 }
 
-/** Names and gender of existing people, before the import overwrites them (for the changes' from/to). */
-export async function loadPeopleNames(tx: Db, tenantId: number, ids: number[]): Promise<Map<number, { firstName: string; lastName: string; gender: string | null }>> {
+/** What the import writes of a person's own fields. */
+export type PersonFields = { firstName: string; lastName: string; gender: string | null; dateOfBirth: string | null };
+
+/** Names, gender and date of birth of existing people, before the import overwrites them (for the changes' from/to). */
+export async function loadPeopleNames(tx: Db, tenantId: number, ids: number[]): Promise<Map<number, PersonFields>> {
   if (ids.length === 0) return new Map();
   const rows = await tx
-    .select({ id: persons.contactId, firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender })
+    .select({ id: persons.contactId, firstName: persons.firstName, lastName: persons.lastName, gender: persons.gender, dateOfBirth: persons.dateOfBirth })
     .from(persons)
     .where(and(eq(persons.tenantId, tenantId), inArray(persons.contactId, ids)));
   return new Map(rows.map(({ id, ...rest }) => [id, rest]));
@@ -63,26 +66,41 @@ export interface ImportPerson {
   firstName: string;
   lastName: string;
   gender?: string;
+  dateOfBirth?: string;
   emails: string[];
   phones: string[];
+  addresses: ImportAddress[];
 }
+
+export interface ImportAddress {
+  street: string | null;
+  city: string | null;
+  country: string | null;
+}
+
+/** An address compared as the import compares them: its parts trimmed and lower-cased, absent ones empty. */
+export const addressKey = (a: { street: string | null; city: string | null; country: string | null }) =>
+  [a.street, a.city, a.country].map((v) => (v ?? '').trim().toLowerCase()).join('\u0001');
 
 export async function insertPeople(tx: Db, tenantId: number, people: ImportPerson[]): Promise<void> {
   if (people.length === 0) return;
   // The search columns are computed in the insert: no insert-then-update leaving a dead row per person.
   await tx.insert(contacts).values(people.map((p) => ({ tenantId, id: p.id, category: 'Person' as const, ...searchColumns({ ...p, emails: p.emails, phones: p.phones }) })));
-  await tx.insert(persons).values(people.map((p) => ({ tenantId, contactId: p.id, firstName: p.firstName, lastName: p.lastName, gender: p.gender ?? null })));
-  await insertChildren(tx, tenantId, people.map((p) => ({ contactId: p.id, emails: p.emails, phones: p.phones, emailCount: 0, phoneCount: 0 })));
+  await tx.insert(persons).values(
+    people.map((p) => ({ tenantId, contactId: p.id, firstName: p.firstName, lastName: p.lastName, gender: p.gender ?? null, dateOfBirth: p.dateOfBirth ?? null })),
+  );
+  await insertChildren(tx, tenantId, people.map((p) => ({ contactId: p.id, emails: p.emails, phones: p.phones, addresses: p.addresses, emailCount: 0, phoneCount: 0, addressCount: 0 })));
 }
 
-/** Lower-cased emails and phone digits each contact already has. */
+/** Lower-cased emails, phone digits and addresses (addressKey) each contact already has. */
 export interface ContactPoints {
   emailsOf: Map<number, Set<string>>;
   phonesOf: Map<number, Set<string>>;
+  addressesOf: Map<number, Set<string>>;
 }
 
 export async function loadContactPoints(tx: Db, tenantId: number, ids: number[]): Promise<ContactPoints> {
-  if (ids.length === 0) return { emailsOf: new Map(), phonesOf: new Map() };
+  if (ids.length === 0) return { emailsOf: new Map(), phonesOf: new Map(), addressesOf: new Map() };
   const emails = await tx
     .select({ contactId: contactEmails.contactId, key: sql<string>`lower(${contactEmails.value})` })
     .from(contactEmails)
@@ -91,24 +109,29 @@ export async function loadContactPoints(tx: Db, tenantId: number, ids: number[])
     .select({ contactId: contactPhones.contactId, key: contactPhones.digits })
     .from(contactPhones)
     .where(and(eq(contactPhones.tenantId, tenantId), inArray(contactPhones.contactId, ids)));
+  const addresses = await tx
+    .select({ contactId: contactAddresses.contactId, street: contactAddresses.street, city: contactAddresses.city, country: contactAddresses.country })
+    .from(contactAddresses)
+    .where(and(eq(contactAddresses.tenantId, tenantId), inArray(contactAddresses.contactId, ids)));
   const group = (rows: { contactId: number; key: string }[]) => {
     const map = new Map<number, Set<string>>();
     for (const r of rows) map.set(r.contactId, (map.get(r.contactId) ?? new Set()).add(r.key));
     return map;
   };
-  return { emailsOf: group(emails), phonesOf: group(phones) };
+  return { emailsOf: group(emails), phonesOf: group(phones), addressesOf: group(addresses.map((a) => ({ contactId: a.contactId, key: addressKey(a) }))) };
 }
 
 /**
- * Existing people: names and gender overwritten, emails/phones they do not have yet (`points`)
- * appended. The caller then refreshes their search columns with `touch` (updated_at in the same UPDATE).
+ * Existing people: names, gender and date of birth overwritten (an absent gender or date kept),
+ * emails/phones/addresses they do not have yet (`points`) appended. The caller then refreshes their search columns with `touch` (updated_at in the same UPDATE).
  */
-export async function updatePeople(tx: Db, tenantId: number, people: ImportPerson[], { emailsOf, phonesOf }: ContactPoints): Promise<void> {
+export async function updatePeople(tx: Db, tenantId: number, people: ImportPerson[], { emailsOf, phonesOf, addressesOf }: ContactPoints): Promise<void> {
   if (people.length === 0) return;
-  const values = people.map((p) => sql`(${p.id}::bigint, ${p.firstName}::text, ${p.lastName}::text, ${p.gender ?? null}::text)`);
+  const values = people.map((p) => sql`(${p.id}::bigint, ${p.firstName}::text, ${p.lastName}::text, ${p.gender ?? null}::text, ${p.dateOfBirth ?? null}::date)`);
   await tx.execute(sql`
-    UPDATE persons AS p SET first_name = v.first_name, last_name = v.last_name, gender = coalesce(v.gender, p.gender)
-    FROM (VALUES ${sql.join(values, sql`, `)}) AS v(contact_id, first_name, last_name, gender)
+    UPDATE persons AS p SET first_name = v.first_name, last_name = v.last_name, gender = coalesce(v.gender, p.gender),
+      date_of_birth = coalesce(v.date_of_birth, p.date_of_birth)
+    FROM (VALUES ${sql.join(values, sql`, `)}) AS v(contact_id, first_name, last_name, gender, date_of_birth)
     WHERE p.tenant_id = ${tenantId} AND p.contact_id = v.contact_id`);
   await insertChildren(
     tx,
@@ -117,8 +140,10 @@ export async function updatePeople(tx: Db, tenantId: number, people: ImportPerso
       contactId: p.id,
       emails: p.emails.filter((e) => !emailsOf.get(p.id)?.has(e.toLowerCase())),
       phones: p.phones.filter((v) => !phonesOf.get(p.id)?.has(phoneDigits(v))),
+      addresses: p.addresses.filter((a) => !addressesOf.get(p.id)?.has(addressKey(a))),
       emailCount: emailsOf.get(p.id)?.size ?? 0,
       phoneCount: phonesOf.get(p.id)?.size ?? 0,
+      addressCount: addressesOf.get(p.id)?.size ?? 0,
     })),
   );
 }
@@ -127,9 +152,11 @@ interface ChildBatch {
   contactId: number;
   emails: string[];
   phones: string[];
+  addresses: ImportAddress[];
   /** How many the contact already has: the first one of a kind becomes primary. */
   emailCount: number;
   phoneCount: number;
+  addressCount: number;
 }
 
 async function insertChildren(tx: Db, tenantId: number, batch: ChildBatch[]) {
@@ -141,12 +168,16 @@ async function insertChildren(tx: Db, tenantId: number, batch: ChildBatch[]) {
       tenantId, contactId: b.contactId, value, digits: phoneDigits(value), isPrimary: b.phoneCount + i === 0, position: b.phoneCount + i,
     })),
   );
+  const addressRows = batch.flatMap((b) =>
+    b.addresses.map((a, i) => ({ tenantId, contactId: b.contactId, ...a, isPrimary: b.addressCount + i === 0, position: b.addressCount + i })),
+  );
   if (emailRows.length) await tx.insert(contactEmails).values(emailRows);
+  if (addressRows.length) await tx.insert(contactAddresses).values(addressRows);
   if (phoneRows.length) await tx.insert(contactPhones).values(phoneRows);
 }
 
 /** Tables a contacts import writes, analysed when it changed a substantial share of them. */
-const IMPORT_TABLES = ['contacts', 'persons', 'contact_emails', 'contact_phones'] as const;
+const IMPORT_TABLES = ['contacts', 'persons', 'contact_emails', 'contact_phones', 'contact_addresses'] as const;
 
 /**
  * After an import that wrote at least `share` (a tenth) of the contacts table (by the planner's row

@@ -1,14 +1,18 @@
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { Body, Email, Name } from '../../lib/schemas.js';
+import { Body, DateString, Email, Name } from '../../lib/schemas.js';
+import { FIELDS } from '../../lib/import-formats.js';
 import { HOUSEHOLD_ROLES } from '../../db/schema/households.js';
 import { StringEnum } from '../../lib/schemas.js';
 import { Gender } from './contacts.schemas.js';
 
-/** POST /api/crm/contacts/import (api-contract §5): JSON {contacts: [...]} or text/csv with the same columns. */
+/**
+ * POST /api/crm/contacts/import (api-contract §5): JSON {contacts: [...]} or text/csv with the same
+ * columns, or with another system's headers (src/lib/import-formats.ts, shared with `parish import`).
+ */
 
 export const MAX_IMPORT_ROWS = 10_000;
-export const IMPORT_COLUMNS = ['firstName', 'lastName', 'phone', 'email', 'gender', 'householdKey', 'householdRole'] as const;
+export const IMPORT_COLUMNS = FIELDS.contacts;
 
 const Cell = (description: string) => Type.Optional(Type.String({ description }));
 
@@ -21,7 +25,11 @@ export const ImportRowInput = Body({
   lastName: Cell('Required, 1–200 characters'),
   phone: Cell('Up to 50 characters with at least one digit'),
   email: Cell('A valid email address'),
-  gender: Cell('Male or Female'),
+  gender: Cell('Male or Female (M, F, man, woman in any case are taken too)'),
+  dateOfBirth: Cell('YYYY-MM-DD (also 1965/09/30, a timestamp, Sep 30 1965, or 9/30/1965 when a part above 12 tells the order)'),
+  street: Cell('Up to 200 characters: with city and country, an address added to the person unless they have it already'),
+  city: Cell('Up to 200 characters'),
+  country: Cell('Up to 200 characters'),
   householdKey: Cell('Up to 200 characters: rows sharing a key end in one household, created (named by the default rule) or found by the key'),
   householdRole: Cell('Head, Spouse, Child or Other (with a householdKey; default Other for a new member, unchanged for a current one)'),
 });
@@ -37,6 +45,10 @@ export const ImportRow = Type.Object({
   phone: Type.Optional(Type.String({ minLength: 1, maxLength: 50, pattern: '[0-9]' })),
   email: Type.Optional(Email),
   gender: Type.Optional(Gender),
+  dateOfBirth: Type.Optional(DateString),
+  street: Type.Optional(Type.String({ maxLength: 200 })),
+  city: Type.Optional(Type.String({ maxLength: 200 })),
+  country: Type.Optional(Type.String({ maxLength: 200 })),
   householdKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   householdRole: Type.Optional(StringEnum(HOUSEHOLD_ROLES)),
 });
@@ -47,7 +59,7 @@ export const ImportSummary = Type.Object({
   total: Type.Integer(),
   created: Type.Integer(),
   updated: Type.Integer(),
-  unchanged: Type.Integer({ description: 'Rows matching a person who already has their names, gender, email and phone, and their household and role: nothing written, no change recorded' }),
+  unchanged: Type.Integer({ description: 'Rows matching a person who already has every value they carry (names, gender, date of birth, email, phone, address, household and role): nothing written, no change recorded' }),
   failed: Type.Integer(),
   errors: Type.Array(Type.Object({ row: Type.Integer({ description: 'Numbered from 1' }), message: Type.String() })),
 });

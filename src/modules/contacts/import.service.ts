@@ -1,13 +1,14 @@
 import { fieldChanges, recordChanges, type Actor, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
-import { parseCsvRecords } from '../../lib/csv.js';
+import { parseCsvTable } from '../../lib/csv.js';
+import { contactRow, isBlankRecord, mapperFor, ownFields } from '../../lib/import-formats.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { validationMessage } from '../../lib/http-errors.js';
 import type { Principal } from '../../plugins/auth.js';
 import { applyImportMemberships, lockImportKeys, MAX_MEMBERS, lockImportState, type HouseholdRole, type ImportMembership, type ImportState } from '../households/households.service.js';
 import { lockMatchKeys, phoneDigits, refreshSearchColumns } from './contacts.repository.js';
 import * as repo from './import.repository.js';
-import { IMPORT_COLUMNS, ImportRowCheck, MAX_IMPORT_ROWS, type ImportRow, type ImportSummary } from './import.schemas.js';
+import { ImportRowCheck, MAX_IMPORT_ROWS, type ImportRow, type ImportSummary } from './import.schemas.js';
 
 /** Rows per transaction: large enough for set-based statements, small enough never to hold locks for long. */
 export const IMPORT_BATCH_SIZE = 500;
@@ -16,18 +17,14 @@ interface NumberedRow extends ImportRow {
   row: number;
 }
 
-const COLUMN_BY_KEY = new Map(IMPORT_COLUMNS.map((c) => [c.toLowerCase(), c]));
-
-/** Known columns only (CSV headers case-insensitively, ignoring spaces, `_` and `-`); empty cells are absent. */
+/**
+ * A row as the import's rules take it (src/lib/import-formats.ts, the CLI's too): Parish's field
+ * names in any case, ignoring spaces, `_` and `-`; strings trimmed, empty ones absent; gender
+ * letters, dates, emails, phones and role words cleaned. Idempotent: a CSV row already mapped from
+ * another system's headers, or a CLI row, passes through unchanged.
+ */
 function normalizeRow(raw: Record<string, unknown>): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    const column = COLUMN_BY_KEY.get(key.replace(/[\s_-]/g, '').toLowerCase());
-    if (!column || value === undefined || value === null) continue;
-    const text = typeof value === 'string' ? value.trim() : value;
-    if (text !== '') row[column] = text;
-  }
-  return row;
+  return contactRow(ownFields('contacts', raw));
 }
 
 function rowError(value: unknown): string {
@@ -38,8 +35,17 @@ function rowError(value: unknown): string {
   return message.replace(/^\//, '').trim();
 }
 
+/**
+ * The rows of a request. CSV: the header is recognised as the CLI recognises it (Parish's own
+ * columns, Planning Center, ChurchCRM, Breeze, Elvanto) and each record mapped and cleaned by that
+ * format's rules (its date order, its families); a record without any value is no row.
+ */
 export function parseImportBody(body: unknown): Record<string, unknown>[] {
-  if (typeof body === 'string') return parseCsvRecords(body, MAX_IMPORT_ROWS);
+  if (typeof body === 'string') {
+    const { header, records } = parseCsvTable(body, MAX_IMPORT_ROWS);
+    const mapper = mapperFor('contacts', header, new Map(), { lenient: true });
+    return records.filter((r) => !isBlankRecord(r)).map((r) => contactRow(mapper.map(r), mapper));
+  }
   const rows = (body as { contacts?: unknown } | undefined)?.contacts;
   if (!Array.isArray(rows)) throw new BadRequestError('body/contacts is required');
   if (rows.length > MAX_IMPORT_ROWS) throw new BadRequestError(`An import takes at most ${MAX_IMPORT_ROWS} rows`);
@@ -162,7 +168,7 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
   const byExisting = new Map<number, Target>();
   const targets: Target[] = [];
   const add = (existingId?: number): Target => {
-    const target: Target = { existingId, person: { firstName: '', lastName: '', emails: [], phones: [] } };
+    const target: Target = { existingId, person: { firstName: '', lastName: '', emails: [], phones: [], addresses: [] } };
     targets.push(target);
     if (existingId) byExisting.set(existingId, target);
     return target;
@@ -230,8 +236,8 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
   const changes: NewChange[] = ids.map((id) => ({ type: 'contact.created', entityId: id, data: { contactId: id, category: 'Person', status: 'Active', imported: true } }));
   for (const t of existing) {
     const id = t.existingId!;
-    const { firstName, lastName, gender } = t.person;
-    const diff = fieldChanges(before.get(id) ?? {}, { firstName, lastName, gender });
+    const { firstName, lastName, gender, dateOfBirth } = t.person;
+    const diff = fieldChanges(before.get(id) ?? {}, { firstName, lastName, gender, dateOfBirth });
     changes.push({ type: 'contact.updated', entityId: id, changes: diff, data: { contactId: id, category: 'Person', imported: true } });
   }
   await recordChanges(tx, actor, changes);
@@ -273,8 +279,8 @@ function isInHousehold(t: Target, state: ImportState): boolean {
   return !!current && current.importKey === t.household!.key && (t.household!.role === undefined || t.household!.role === current.role);
 }
 
-/** A stored person whose names, gender, emails and phones already are what the rows would write. */
-function isUnchanged(t: Target, before: { firstName: string; lastName: string; gender: string | null } | undefined, points: repo.ContactPoints): boolean {
+/** A stored person whose names, gender, date of birth, emails, phones and addresses already are what the rows would write. */
+function isUnchanged(t: Target, before: repo.PersonFields | undefined, points: repo.ContactPoints): boolean {
   const id = t.existingId!;
   const p = t.person;
   return (
@@ -282,17 +288,24 @@ function isUnchanged(t: Target, before: { firstName: string; lastName: string; g
     before.firstName === p.firstName &&
     before.lastName === p.lastName &&
     (p.gender === undefined || p.gender === before.gender) &&
+    (p.dateOfBirth === undefined || p.dateOfBirth === before.dateOfBirth) &&
     p.emails.every((e) => points.emailsOf.get(id)?.has(e.toLowerCase())) &&
-    p.phones.every((v) => points.phonesOf.get(id)?.has(phoneDigits(v)))
+    p.phones.every((v) => points.phonesOf.get(id)?.has(phoneDigits(v))) &&
+    p.addresses.every((a) => points.addressesOf.get(id)?.has(repo.addressKey(a)))
   );
 }
 
-/** Later rows win for names and gender; emails and phones accumulate without duplicates. */
+/** Later rows win for names, gender and date of birth; emails, phones and addresses accumulate without duplicates. */
 function merge(target: Target, row: NumberedRow) {
   const p = target.person;
   p.firstName = row.firstName;
   p.lastName = row.lastName;
   if (row.gender) p.gender = row.gender;
+  if (row.dateOfBirth) p.dateOfBirth = row.dateOfBirth;
+  if (row.street || row.city || row.country) {
+    const address = { street: row.street ?? null, city: row.city ?? null, country: row.country ?? null };
+    if (!p.addresses.some((a) => repo.addressKey(a) === repo.addressKey(address))) p.addresses.push(address);
+  }
   if (row.email && !p.emails.some((e) => e.toLowerCase() === row.email!.toLowerCase())) p.emails.push(row.email);
   if (row.phone && !p.phones.some((v) => phoneDigits(v) === phoneDigits(row.phone!))) p.phones.push(row.phone);
 }
