@@ -332,10 +332,10 @@ export function cleanPhone(value: string): string {
 /**
  * The row rules of a contacts row (fields as a mapper or ownFields gives them), whatever the
  * source: strings trimmed and empty ones absent; gender words, dates, emails and phones cleaned
- * (see above); role words become household roles. Other systems' families (`format.families`):
- * Planning Center's primary contact is the Head (the others Other, unless a role column says more),
- * a family-less row drops its role (in Parish's own format a role without a key stays a row error),
- * ChurchCRM's family 0 is no family. Values other than strings are left for the import to refuse.
+ * (see above); role words ("head of household", "son") become household roles, in any format.
+ * Other systems' families (`format.families`): Planning Center's primary contact is the Head (the
+ * others Other, unless a role column says more), a family-less row drops its role (in Parish's own
+ * format a role without a key stays a row error), ChurchCRM's family 0 is no family. Values other than strings are left for the import to refuse.
  */
 export function contactRow(fields: Record<string, unknown>, format: Pick<RowMapper, 'dates' | 'families'> = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};

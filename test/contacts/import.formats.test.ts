@@ -174,15 +174,18 @@ describe('one set of header mappings and row rules for the HTTP import and the C
     expect(full.addresses).toEqual([{ street: null, city: 'Gulu', country: null, isPrimary: true }]);
   });
 
-  it('the row rules: dates as those systems write them, gender words, email and phone cleanup, role words', () => {
+  it('the row rules: dates as those systems write them, gender words, email and phone cleanup, other systems\' role words', () => {
     expect(isoDate('1965-09-30T00:00:00Z')).toBe('1965-09-30');
     expect(isoDate('30/09/1965')).toBe('1965-09-30');
     expect(isoDate('09/30/1965')).toBe('1965-09-30');
     expect(isoDate('01/02/1965')).toBe('01/02/1965');
     expect(isoDate('01/02/1965', 'day-first')).toBe('1965-02-01');
     expect(isoDate('30 September 1965')).toBe('1965-09-30');
-    expect(contactRow({ firstName: ' Ann ', gender: 'FEMALE', email: 'mailto:ann@example.org', phone: " '0772  100 200", householdKey: '7', householdRole: 'Head of Household', city: '  ' })).toEqual({
+    expect(contactRow({ firstName: ' Ann ', gender: 'FEMALE', email: 'mailto:ann@example.org', phone: " '0772  100 200", householdKey: '7', householdRole: 'Head of Household', city: '  ' }, { families: {} })).toEqual({
       firstName: 'Ann', gender: 'Female', email: 'ann@example.org', phone: '0772 100 200', householdKey: '7', householdRole: 'Head',
     });
+    // Parish's own columns take the role words too (as the CLI always did); an unknown word is left for the import to refuse.
+    expect(contactRow({ householdKey: '7', householdRole: 'son' })).toEqual({ householdKey: '7', householdRole: 'Child' });
+    expect(contactRow({ householdKey: '7', householdRole: 'Cousin' })).toEqual({ householdKey: '7', householdRole: 'Cousin' });
   });
 });
