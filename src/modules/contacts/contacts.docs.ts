@@ -53,12 +53,15 @@ export const contactsDocs: ModuleDocs = {
   },
   'POST /api/crm/contacts/import': {
     summary: 'Import contacts (JSON or CSV)',
-    description: 'JSON `{contacts: [...]}` or `text/csv` with the header `firstName,lastName,phone,email,gender,householdKey,householdRole`; at most 10,000 rows. Answers per-row results `{total, created, updated, unchanged, failed, errors: [{row, message}]}` (`unchanged`: the row matched a person who already has everything it carries, household and role included; nothing is written and no change recorded). ' +
+    description: 'JSON `{contacts: [...]}` or `text/csv` with the header `firstName,lastName,phone,email,gender,dateOfBirth,street,city,country,householdKey,householdRole`, or with the headers of a Planning Center People, ChurchCRM, Breeze or Elvanto people export (recognised as `parish import` recognises them: e.g. Planning Center\'s `Home Email`, `Birthdate`, `Home Address City`, `Household ID`); at most 10,000 rows. ' +
+      'The row rules are those of `parish import`: gender `M`/`F` (any case) is Male/Female; dates are read as YYYY-MM-DD, YYYY/MM/DD, a timestamp, `Sep 30, 1965`, or `9/30/1965` (month first for Planning Center, ChurchCRM and Breeze, day first for Elvanto, else only when a part above 12 tells); role words such as `Head of Household` or `son` become roles; a CSV line without a value is no row. ' +
+      'A match gets the row\'s names, gender and date of birth, and any email, phone or address (street, city, country) it does not have yet. ' +
+      'Answers per-row results `{total, created, updated, unchanged, failed, errors: [{row, message}]}` (`unchanged`: the row matched a person who already has every value it carries — names, gender, date of birth, email, phone, address, household and role; nothing is written and no change recorded). ' +
       'Households: rows sharing a `householdKey` end in one household, created by the key (named by the default rule, `household.created`) or found by it on a later import (keys are per tenant), so a re-import moves no one. `householdRole` is Head, Spouse, Child or Other; a keyed row without one joins as Other, and a current member keeps their role. ' +
       'A role without a key, an unknown role, a key other than that of the household the person already belongs to, two keys for one person, and a 31st member are row errors.',
     visibility: VISIBILITY.tenant,
     errors: { 415: 'Neither application/json nor text/csv' },
-    example: { contacts: [{ firstName: 'Ruth', lastName: 'Adams', phone: '+256 772 123456', email: 'ruth@example.org', gender: 'Female', householdKey: 'adams-12', householdRole: 'Head' }] },
+    example: { contacts: [{ firstName: 'Ruth', lastName: 'Adams', phone: '+256 772 123456', email: 'ruth@example.org', gender: 'Female', dateOfBirth: '1980-02-01', street: 'Plot 4 Kira Road', city: 'Kampala', country: 'Uganda', householdKey: 'adams-12', householdRole: 'Head' }] },
   },
   'GET /api/crm/relationships': {
     summary: 'List relationships',

@@ -3,10 +3,12 @@ import { Type } from 'typebox';
 import { MB, type ModuleOptions } from '../module.js';
 import { AppError } from '../../lib/errors.js';
 import { errors } from '../../lib/schemas.js';
-import { ImportJsonBody, ImportSummary, MAX_IMPORT_ROWS } from './import.schemas.js';
+import { IMPORT_COLUMNS, ImportJsonBody, ImportSummary, MAX_IMPORT_ROWS } from './import.schemas.js';
 import { importContacts } from './import.service.js';
 
-const CsvBody = Type.String({ description: `text/csv: a header row (firstName,lastName,phone,email,gender,householdKey,householdRole), at most ${MAX_IMPORT_ROWS} rows` });
+const CsvBody = Type.String({
+  description: `text/csv: a header row (${IMPORT_COLUMNS.join(',')}, or a Planning Center, ChurchCRM, Breeze or Elvanto people export's headers), at most ${MAX_IMPORT_ROWS} rows`,
+});
 
 /** POST /api/crm/contacts/import: JSON or CSV, per-row errors, batched writes. */
 export const importRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app, { db }) => {
@@ -15,7 +17,7 @@ export const importRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
     config: { permission: 'contacts:write' },
     schema: {
       tags: ['contacts'],
-      description: 'Rows match an existing person by email (case-insensitive), else by phone digits, and update it; otherwise a person is created.',
+      description: 'Rows match an existing person by email (case-insensitive), else by phone digits, and update it; otherwise a person is created. CSV headers of other systems\' exports are recognised and values cleaned by the same rules as `parish import` (src/lib/import-formats.ts).',
       body: { content: { 'application/json': { schema: ImportJsonBody }, 'text/csv': { schema: CsvBody } } },
       response: { 200: ImportSummary, ...errors(400, 401, 403, 413, 415) },
     },
