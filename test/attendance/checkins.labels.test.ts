@@ -122,20 +122,47 @@ describe('check-out answers', () => {
 
 describe("today's sessions for a kiosk", () => {
   it('lists the visible sessions dated today, not other days, by start time', async () => {
-    const { t, main, service, session, kiosk } = await church();
+    const { t, main, room, service, session, kiosk } = await church();
     const early = await newService(ctx, t, main.id, { name: 'Early Service', startTime: '07:00' });
     const earlySession = await newSession(ctx, t, { serviceId: early.id }, today());
     await newSession(ctx, t, { serviceId: service.id }, '2026-01-04');
     const secret = await newGroup(ctx, t, { name: 'Recovery', parent: main, privacy: 'Private' });
     await newSession(ctx, t, { groupId: secret.id }, today());
+    const nursery = await newGroup(ctx, t, { name: 'Nursery', parent: main });
+    await newGroup(ctx, t, { name: 'Hidden Room', parent: main, privacy: 'Private' });
+    await newGroup(ctx, t, { name: 'Grandchild', parent: nursery });
+    const rooms = [{ id: nursery.id, name: 'Nursery' }, { id: room.id, name: 'Toddlers' }];
     const res = await kiosk.get('/api/attendance/checkins/sessions');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toEqual([
-      { id: earlySession.id, date: today(), name: 'Early Service', startTime: '07:00' },
-      { id: session.id, date: today(), name: 'Sunday Worship', startTime: '09:30' },
+      { id: earlySession.id, date: today(), name: 'Early Service', startTime: '07:00', rooms },
+      { id: session.id, date: today(), name: 'Sunday Worship', startTime: '09:30', rooms },
     ]);
     const other = await newTenant(ctx);
     expect((await api(ctx.app, (await newUser(ctx, other, 'Check-in')).token).get('/api/attendance/checkins/sessions')).json().data).toEqual([]);
     expectError(await api(ctx.app, (await newUser(ctx, t, ['contacts:read'])).token).get('/api/attendance/checkins/sessions'), 403);
+  });
+});
+
+describe('one family, several rooms', () => {
+  it('checks children into their own rooms under one code; a bad room is 404 and a room for someone else 400, nothing written', async () => {
+    const { t, main, room, session, kiosk } = await church();
+    const nursery = await newGroup(ctx, t, { name: 'Nursery', parent: main });
+    const secret = await newGroup(ctx, t, { name: 'Hidden Room', parent: main, privacy: 'Private' });
+    const [a, b, c] = [(await newPerson(ctx, t, 'Ana', 'Kato')).id as number, (await newPerson(ctx, t, 'Ben', 'Kato')).id as number, (await newPerson(ctx, t, 'Cal', 'Kato')).id as number];
+    const post = (body: Record<string, unknown>) => kiosk.post('/api/attendance/checkins', { sessionId: session.id, contactIds: [a, b, c], ...body });
+    expect(expectError(await post({ rooms: [{ contactId: a, roomGroupId: secret.id }] }), 404)).toBe(`Group with id ${secret.id} not found`);
+    expect(expectError(await post({ rooms: [{ contactId: 999999, roomGroupId: room.id }] }), 400)).toMatch(/rooms\/0\/contactId 999999 is not among contactIds/);
+    expectError(await post({ rooms: [{ contactId: a, roomGroupId: room.id }, { contactId: a, roomGroupId: nursery.id }] }), 400);
+    expectError(await post({ rooms: [{ contactId: a }] }), 400);
+    expect((await kiosk.get('/api/attendance/checkins/lookup?q=kato')).json().data).toHaveLength(3);
+    const res = await post({ roomGroupId: room.id, rooms: [{ contactId: a, roomGroupId: nursery.id }, { contactId: c, roomGroupId: null }] });
+    expect(res.statusCode, res.body).toBe(201);
+    const { securityCode, checkIns } = res.json();
+    expect(checkIns.map((k: { room: unknown }) => k.room)).toEqual([{ id: nursery.id, name: 'Nursery' }, { id: room.id, name: 'Toddlers' }, null]);
+    const text = pdfText((await kiosk.get(`/api/attendance/checkins/labels?ids=${checkIns.map((k: { id: number }) => k.id).join(',')}`)).rawPayload);
+    expect(text).toContain(`Nursery · Sunday Worship · ${today()}`);
+    expect(text).toContain(`Toddlers · Sunday Worship · ${today()}`);
+    expect(text.split(securityCode).length - 1).toBe(4);
   });
 });

@@ -11,9 +11,11 @@ const ctx = setupBrowser();
 const today = () => new Date().toISOString().slice(0, 10);
 
 describeInBrowser('the console: check-in kiosk', { timeout: 180_000 }, () => {
-  it('a kiosk account checks two children of a family in, gets one PDF of labels, cannot open People, and checks the family out by code', async () => {
+  it('a kiosk account checks two children of a family into two rooms, gets one PDF of labels, cannot open People, and checks the family out by code', async () => {
     const t = await newTenant(ctx);
     const church = await newGroup(ctx, t, { name: 'Church', category: 'Church' });
+    const toddlers = await newGroup(ctx, t, { name: 'Toddlers', parent: church });
+    const juniors = await newGroup(ctx, t, { name: 'Juniors', parent: church });
     const service = await newService(ctx, t, church.id, { name: 'Sunday Worship', startTime: '09:30' });
     const session = await newSession(ctx, t, { serviceId: service.id }, today());
     const mum = await newPerson(ctx, t, 'Grace', 'Okello', { phones: [{ value: '+256 772 418 903' }] });
@@ -52,11 +54,13 @@ describeInBrowser('the console: check-in kiosk', { timeout: 180_000 }, () => {
     await expect(amaniCard.getAttribute('aria-checked')).resolves.toBe('true');
     const box = await amaniCard.boundingBox();
     expect(box!.height).toBeGreaterThanOrEqual(44);
+    await page.getByLabel('Room for Amani').selectOption({ label: 'Juniors' });
+    await page.getByLabel('Room for Baraka').selectOption({ label: 'Toddlers' });
     await checkScreen(page, 'kiosk-family');
 
     const labels = page.waitForResponse((r) => r.url().includes('/api/attendance/checkins/labels'));
     await page.getByRole('button', { name: 'Check in Amani, Baraka' }).click();
-    await page.getByText('Amani Okello, Baraka Okello').waitFor();
+    await page.getByText('Amani Okello (Juniors), Baraka Okello (Toddlers)').waitFor();
     const pdf = await labels;
     expect(pdf.status()).toBe(200);
     expect(pdf.headers()['content-type']).toBe('application/pdf');
@@ -71,6 +75,8 @@ describeInBrowser('the console: check-in kiosk', { timeout: 180_000 }, () => {
     expect(calls).toEqual(['GET /api/attendance/checkins/lookup', 'POST /api/attendance/checkins', 'GET /api/attendance/checkins/labels']);
     const stored = (await api(ctx.app, t.admin.token).get(`/api/attendance/checkins?sessionId=${session.id}`)).json();
     expect(stored.data.map((k: { contact: { id: number } }) => k.contact.id)).toEqual([amani.id, baraka.id]);
+    expect(stored.data.map((k: { room: { id: number } }) => k.room.id)).toEqual([juniors.id, toddlers.id]);
+    expect(new Set(stored.data.map((k: { securityCode: string }) => k.securityCode)).size).toBe(1);
     const code: string = stored.data[0].securityCode;
     await page.getByLabel(`Security code ${code.split('').join(' ')}`).waitFor();
     await checkScreen(page, 'kiosk-checked-in');

@@ -73,13 +73,15 @@ export const attendanceDocs: ModuleDocs = {
   'GET /api/attendance/absentees': { summary: 'List members who stopped coming', visibility: read },
   'POST /api/attendance/checkins': {
     summary: 'Check people in (children\'s ministry, kiosks)',
-    description: KIOSK_REACH,
-    visibility: `${checkin} The room group must be visible too.`,
+    description: 'roomGroupId puts everyone in one room; rooms gives each contact its own (one family, one code, children in different rooms): ' +
+      'an entry per contact at most, each among contactIds, overriding roomGroupId (null: no room). ' + KIOSK_REACH,
+    visibility: `${checkin} The room groups must be visible too.`,
     errors: {
-      404: 'The session or the room group does not exist or is not visible, or a contact does not exist or is out of the caller\'s reach (one answer for both)',
+      400: 'A rooms entry names a contact not among contactIds, or one contact twice',
+      404: 'The session or a room group does not exist or is not visible, or a contact does not exist or is out of the caller\'s reach (one answer for both)',
       409: 'A contact is already checked in to the session',
     },
-    example: { sessionId: 40, contactIds: [21, 22], roomGroupId: 9 },
+    example: { sessionId: 40, contactIds: [21, 22], rooms: [{ contactId: 21, roomGroupId: 9 }, { contactId: 22, roomGroupId: 10 }] },
   },
   'GET /api/attendance/checkins/lookup': {
     summary: 'Find a family to check in (kiosk lookup)',
@@ -126,6 +128,7 @@ export const attendanceDocs: ModuleDocs = {
   'GET /api/attendance/checkins/sessions': {
     summary: "Today's sessions for a kiosk",
     description: 'The sessions dated today in the tenant time zone (didNotMeet left out) that the caller sees, by service start time: a kiosk, which cannot list sessions, picks one here. ' +
+      "rooms lists the groups right below the session's group that the caller sees (the children's rooms), by name. " +
       'A session is opened by the office (`POST /api/attendance/sessions`).',
     visibility: checkin,
   },

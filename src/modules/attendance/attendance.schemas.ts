@@ -240,6 +240,10 @@ export const CreateCheckinBody = Body({
   sessionId: Id,
   contactIds: Type.Array(Id, { minItems: 1, maxItems: 20, uniqueItems: true }),
   roomGroupId: Type.Optional(Nullable(Id)),
+  rooms: Type.Optional(Type.Array(Type.Object({ contactId: Id, roomGroupId: Nullable(Id) }, { additionalProperties: false }), {
+    maxItems: 20,
+    description: 'A room per contact (each among contactIds, at most once), overriding roomGroupId: one family, one code, children in different rooms',
+  })),
 });
 export type CreateCheckinBody = Static<typeof CreateCheckinBody>;
 
@@ -277,6 +281,7 @@ export const KioskSessionSchema = Type.Object({
   date: Type.String(),
   name: Type.String({ description: 'The service name, else the event name, else the meeting group name' }),
   startTime: Nullable(Type.String({ description: "The service's start time (HH:MM), null for a group meeting or an event" })),
+  rooms: Type.Array(Ref, { description: "The rooms to check children into: the groups right below the session's group that the caller sees, by name" }),
 });
 
 export const CheckinLookupQuery = Type.Object({

@@ -42,7 +42,8 @@ export async function insertCheckins(
 export interface CheckInInput {
   sessionId: number;
   contactIds: readonly number[];
-  roomGroupId: number | null;
+  /** Each contact's room group (null: none), parallel to contactIds. */
+  roomGroupIds: readonly (number | null)[];
   /** Every contact of the tenant may be checked in; otherwise only the lookup's people (reachablePerson). */
   anyContact: boolean;
   /** Candidate codes, best first: the first one no open check-in of the session holds is taken. */
@@ -52,8 +53,8 @@ export interface CheckInInput {
 export interface CheckInOutcome {
   /** The session, when it exists and the caller sees it. */
   session?: { id: number; date: string; serviceId: number | null; groupId: number | null; eventId: number | null };
-  /** The room exists and the caller sees it (true when none was named). */
-  roomOk: boolean;
+  /** The first room (in request order) that does not exist or that the caller does not see; undefined when all are fine. */
+  badRoom?: number;
   /** Contacts that do not exist or are out of the caller's reach, in request order (one answer for both). */
   missing: number[];
   /** Contacts already checked in to the session (open), by id. */
@@ -82,11 +83,9 @@ export async function checkInFamily(tx: Db, tenantId: number, scope: GroupScope,
   const t = tenantId;
   const sid = input.sessionId;
   const ids = idArray(input.contactIds);
-  const room = input.roomGroupId;
+  if (!input.roomGroupIds.every((r) => r === null || Number.isSafeInteger(r))) throw new TypeError('rooms must be integers');
+  const rooms = sql`${`{${input.roomGroupIds.map((r) => (r === null ? 'NULL' : String(r))).join(',')}}`}::bigint[]`;
   const reach = input.anyContact ? sql`true` : reachablePerson(t, 'rc', 'rp');
-  const roomCheck = room === null
-    ? sql`true`
-    : sql`exists (select 1 from groups ck_rg where ${roomGroup.tenantId} = ${t} and ${roomGroup.id} = ${room} and ${visibleGroupFilter(scope, roomGroup)})`;
   const rows = rowsOf<Record<string, unknown>>(
     await tx.execute(sql`
       with sess as (
@@ -94,9 +93,12 @@ export async function checkInFamily(tx: Db, tenantId: number, scope: GroupScope,
         from attendance_sessions s left join groups ck_sg on ${sessionGroup.tenantId} = ${t} and ${sessionGroup.id} = s.group_id
         where s.tenant_id = ${t} and s.id = ${sid} and (s.group_id is null or ${visibleGroupFilter(scope, sessionGroup)})
       ), input as (
-        select x.c, x.n from unnest(${ids}) with ordinality as x(c, n)
+        select x.c, x.r, x.n from unnest(${ids}, ${rooms}) with ordinality as x(c, r, n)
       ), checks as (
-        select (select count(*) from sess) = 1 as session_ok, ${roomCheck} as room_ok,
+        select (select count(*) from sess) = 1 as session_ok,
+          (select i.r from input i where i.r is not null and not exists (
+            select 1 from groups ck_rg where ${roomGroup.tenantId} = ${t} and ${roomGroup.id} = i.r and ${visibleGroupFilter(scope, roomGroup)})
+            order by i.n limit 1) as bad_room,
           (select coalesce(array_agg(i.c order by i.n), '{}') from input i
             where not exists (select 1 from contacts rc left join persons rp on rp.tenant_id = rc.tenant_id and rp.contact_id = rc.id
               where rc.tenant_id = ${t} and rc.id = i.c and ${reach})) as missing,
@@ -106,14 +108,14 @@ export async function checkInFamily(tx: Db, tenantId: number, scope: GroupScope,
         insert into attendance_checkin_codes (tenant_id, session_id, code)
         select ${t}::bigint, ${sid}::bigint, y.code from (
           select x.code from checks, unnest(${`{${input.codes.join(',')}}`}::text[]) with ordinality as x(code, n)
-          where checks.session_ok and checks.room_ok and cardinality(checks.missing) = 0 and cardinality(checks.open) = 0
+          where checks.session_ok and checks.bad_room is null and cardinality(checks.missing) = 0 and cardinality(checks.open) = 0
             and not exists (select 1 from attendance_checkin_codes o where o.tenant_id = ${t} and o.session_id = ${sid} and o.code = x.code and o.is_open)
           order by x.n limit 1) y
         on conflict do nothing
         returning id, code
       ), ins as (
         insert into attendance_checkins (tenant_id, session_id, contact_id, code_id, security_code, room_group_id)
-        select ${t}::bigint, ${sid}::bigint, i.c, code.id, code.code, ${room}::bigint from code, input i order by i.n
+        select ${t}::bigint, ${sid}::bigint, i.c, code.id, code.code, i.r from code, input i order by i.n
         returning id, contact_id, room_group_id, security_code, status, checked_in_at
       ), rec as (
         insert into attendance_records (tenant_id, session_id, contact_id, kind, checked_in_at)
@@ -121,7 +123,7 @@ export async function checkInFamily(tx: Db, tenantId: number, scope: GroupScope,
         on conflict do nothing
         returning id, contact_id, is_first_time
       )
-      select checks.session_ok, checks.room_ok, checks.missing::text as missing, checks.open::text as open,
+      select checks.session_ok, checks.bad_room, checks.missing::text as missing, checks.open::text as open,
         sess.date, sess.service_id, sess.group_id, sess.event_id, (select code from code) as code,
         ins.id, ins.contact_id, coalesce(p.first_name, co.name, '') as first_name, coalesce(p.last_name, '') as last_name,
         ins.room_group_id, rg.name as room_name, ins.security_code, ins.status, ${ms(sql`ins.checked_in_at`)} as checked_in_at,
@@ -138,7 +140,7 @@ export async function checkInFamily(tx: Db, tenantId: number, scope: GroupScope,
   const first = rows[0];
   const intList = (v: unknown) => String(v ?? '{}').replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
   const out: CheckInOutcome = {
-    roomOk: Boolean(first.room_ok),
+    badRoom: first.bad_room === null || first.bad_room === undefined ? undefined : Number(first.bad_room),
     missing: intList(first.missing),
     open: intList(first.open),
     code: first.code === null || first.code === undefined ? undefined : String(first.code),
@@ -284,6 +286,8 @@ export interface KioskSession {
   date: string;
   name: string;
   startTime: string | null;
+  /** The rooms: the visible groups right below the session's group, by name. */
+  rooms: { id: number; name: string }[];
 }
 
 /**
@@ -294,7 +298,9 @@ export async function todaysSessions(tx: Db, tenantId: number, scope: GroupScope
   const t = tenantId;
   const rows = rowsOf<Record<string, unknown>>(
     await tx.execute(sql`
-      select s.id, to_char(s.date, 'YYYY-MM-DD') as date, coalesce(sv.name, e.name, ck_sg.name, '') as name, sv.start_time
+      select s.id, to_char(s.date, 'YYYY-MM-DD') as date, coalesce(sv.name, e.name, ck_sg.name, '') as name, sv.start_time,
+        (select coalesce(json_agg(json_build_object('id', ck_rg.id, 'name', ck_rg.name) order by ck_rg.name, ck_rg.id), '[]'::json)
+          from groups ck_rg where ${roomGroup.tenantId} = ${t} and ${roomGroup.parentId} = s.group_id and ${visibleGroupFilter(scope, roomGroup)})::text as rooms
       from attendance_sessions s
         join tenants tn on tn.id = s.tenant_id
         left join groups ck_sg on ${sessionGroup.tenantId} = ${t} and ${sessionGroup.id} = s.group_id
@@ -305,5 +311,6 @@ export async function todaysSessions(tx: Db, tenantId: number, scope: GroupScope
       order by sv.start_time nulls last, s.id
       limit 50`),
   );
-  return rows.map((r) => ({ id: Number(r.id), date: String(r.date), name: String(r.name), startTime: (r.start_time as string | null) ?? null }));
+  return rows.map((r) => ({ id: Number(r.id), date: String(r.date), name: String(r.name), startTime: (r.start_time as string | null) ?? null,
+    rooms: (JSON.parse(String(r.rooms ?? '[]')) as { id: number | string; name: string }[]).map((g) => ({ id: Number(g.id), name: g.name })) }));
 }

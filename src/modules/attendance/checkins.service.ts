@@ -52,6 +52,17 @@ export function lookupTerm(q: string): LookupTerm {
   throw new BadRequestError('q must be a last name of at least 2 letters or at least 4 digits of a phone number');
 }
 
+/** Each contact's room: its entry in `rooms`, else roomGroupId, else none; a room for a contact not checked in is 400. */
+function roomsOf(body: CreateCheckinBody): (contactId: number) => number | null {
+  const byContact = new Map<number, number | null>();
+  for (const [i, r] of (body.rooms ?? []).entries()) {
+    if (!body.contactIds.includes(r.contactId)) throw new BadRequestError(`body/rooms/${i}/contactId ${r.contactId} is not among contactIds`);
+    if (byContact.has(r.contactId)) throw new BadRequestError(`body/rooms/${i}/contactId ${r.contactId} is given a room twice`);
+    byContact.set(r.contactId, r.roomGroupId);
+  }
+  return (id) => (byContact.has(id) ? byContact.get(id)! : (body.roomGroupId ?? null));
+}
+
 /** A check-out refused for its code: unknown to the session (404) or already used (409). */
 class CheckoutRefused extends AppError {}
 
@@ -61,15 +72,15 @@ export function createCheckinsService(db: Db) {
     checkIn: (auth: Principal, body: CreateCheckinBody) =>
       withTenant(db, auth, async (tx) => {
         const scope = await loadGroupScope(tx, auth);
-        const roomId = body.roomGroupId ?? null;
+        const roomOf = roomsOf(body);
         // One statement checks and writes (session, room, contacts, open check-ins, code, check-ins,
         // records); another draw only when every candidate code was held.
         for (let drawn = 0; drawn < MAX_CODE_TRIES; drawn += CODES_PER_TRY) {
           const codes = Array.from({ length: CODES_PER_TRY }, newSecurityCode);
-          const done = await repo.checkInFamily(tx, auth.tenantId, scope, { sessionId: body.sessionId, contactIds: body.contactIds, roomGroupId: roomId, anyContact: auth.permissions.has('contacts:read'), codes });
+          const done = await repo.checkInFamily(tx, auth.tenantId, scope, { sessionId: body.sessionId, contactIds: body.contactIds, roomGroupIds: body.contactIds.map(roomOf), anyContact: auth.permissions.has('contacts:read'), codes });
           const session = done.session;
           if (!session) throw new NotFoundError('Session', body.sessionId);
-          if (!done.roomOk) throw new NotFoundError('Group', roomId!);
+          if (done.badRoom !== undefined) throw new NotFoundError('Group', done.badRoom);
           if (done.missing.length) throw new NotFoundError(done.missing.length === 1 ? 'Contact' : 'Contacts', done.missing);
           if (done.open.length) throw new ConflictError(`Contact(s) ${done.open.join(', ')} already checked in to session ${session.id}`);
           if (done.code === undefined) continue;
@@ -88,7 +99,7 @@ export function createCheckinsService(db: Db) {
           for (const k of done.checkIns) {
             changes.push({
               type: 'checkin.created', entityId: k.id,
-              data: { contactId: k.contact.id, sessionId: session.id, groupId: session.groupId, roomGroupId: roomId, serviceId: session.serviceId, eventId: session.eventId },
+              data: { contactId: k.contact.id, sessionId: session.id, groupId: session.groupId, roomGroupId: k.room?.id ?? null, serviceId: session.serviceId, eventId: session.eventId },
             });
           }
           await recordChanges(tx, auth, changes);

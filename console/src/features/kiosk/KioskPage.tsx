@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Button, Card, Checkbox, Group, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Card, Checkbox, Group, NativeSelect, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { errorMessage, Loading, useSession, useSignedIn } from '../../shared';
@@ -85,6 +85,7 @@ function CheckInPanel({ session }: { session: KioskSession }) {
   const [q, setQ] = useState('');
   const [hint, setHint] = useState<string>();
   const [chosen, setChosen] = useState<number[]>([]);
+  const [roomOf, setRoomOf] = useState<Record<number, number | null>>({});
   const [done, setDone] = useState<CheckedIn>();
   const families = useFamilies(q);
   const checkIn = useCheckIn();
@@ -104,12 +105,14 @@ function CheckInPanel({ session }: { session: KioskSession }) {
   };
   const toggle = (id: number) => setChosen((c) => (c.includes(id) ? c.filter((x) => x !== id) : [...c, id]));
   const submit = async () => {
-    const answer = await checkIn.mutateAsync({ sessionId: session.id, contactIds: chosen }).catch(() => undefined);
+    const rooms = session.rooms.length ? chosen.map((id) => ({ contactId: id, roomGroupId: roomOf[id] ?? null })) : undefined;
+    const answer = await checkIn.mutateAsync({ sessionId: session.id, contactIds: chosen, rooms }).catch(() => undefined);
     if (answer) setDone(answer);
   };
   const reset = () => {
     setDone(undefined);
     setChosen([]);
+    setRoomOf({});
     setTyped('');
     setQ('');
     checkIn.reset();
@@ -139,6 +142,21 @@ function CheckInPanel({ session }: { session: KioskSession }) {
         <>
           <Text>Tap each child to check in, then tap the green button.</Text>
           {families.data.data.map((f, i) => <FamilyCard key={f.household?.id ?? `p${i}`} family={f} chosen={chosen} onToggle={toggle} />)}
+          {session.rooms.length > 0 && chosen.length > 0 && (
+            <Card withBorder padding="md" component="section" aria-label="Rooms">
+              <Title order={2} size="h3" mb="sm">Which room?</Title>
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                {chosen.map((id) => {
+                  const p = people.find((x) => x.id === id);
+                  return (
+                    <NativeSelect key={id} size="lg" label={`Room for ${p?.firstName ?? ''}`} value={String(roomOf[id] ?? '')}
+                      onChange={(e) => { const v = e.currentTarget.value; setRoomOf((r) => ({ ...r, [id]: v ? Number(v) : null })); }}
+                      data={[{ value: '', label: 'No room' }, ...session.rooms.map((r) => ({ value: String(r.id), label: r.name }))]} />
+                  );
+                })}
+              </SimpleGrid>
+            </Card>
+          )}
           {checkIn.isError && <Problem error={checkIn.error} title="Not checked in" />}
           <Button size="xl" mih={64} color="#1e6b30" fw={700} disabled={chosen.length === 0} loading={checkIn.isPending} onClick={submit}
             style={{ position: 'sticky', bottom: 12 }}>
@@ -188,7 +206,7 @@ function CheckedInPanel({ done, onNext }: { done: CheckedIn; onNext(): void }) {
   return (
     <Stack gap="lg">
       <Alert styles={ALERT} color="green" title="Checked in" role="status">
-        <Text size="lg">{done.checkIns.map((k) => `${k.contact.firstName} ${k.contact.lastName}`).join(', ')}</Text>
+        <Text size="lg">{done.checkIns.map((k) => `${k.contact.firstName} ${k.contact.lastName}${k.room ? ` (${k.room.name})` : ''}`).join(', ')}</Text>
       </Alert>
       <Card withBorder padding="lg">
         <Stack gap="xs" align="center">

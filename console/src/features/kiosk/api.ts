@@ -27,7 +27,8 @@ export type Family = NonNullable<ReturnType<typeof useFamilies>['data']>['data']
 
 export function useCheckIn() {
   return useMutation({
-    mutationFn: (body: { sessionId: number; contactIds: number[] }) => unwrap(api.POST('/api/attendance/checkins', { body })),
+    mutationFn: (body: { sessionId: number; contactIds: number[]; rooms?: { contactId: number; roomGroupId: number | null }[] }) =>
+      unwrap(api.POST('/api/attendance/checkins', { body })),
   });
 }
 
