@@ -7,7 +7,7 @@ import { runCli } from '../../src/cli/main.js';
 import { contactRow, isoDate } from '../../src/lib/import-formats.js';
 import { recorded } from '../changes/helpers.js';
 import { api, setupTestApp } from '../helpers/app.js';
-import { newTenant, type TestTenant } from '../helpers/factories.js';
+import { newTenant, newUser, type TestTenant } from '../helpers/factories.js';
 import { newPerson } from '../helpers/contacts.factories.js';
 
 /**
@@ -187,5 +187,50 @@ describe('one set of header mappings and row rules for the HTTP import and the C
     // Parish's own columns take the role words too (as the CLI always did); an unknown word is left for the import to refuse.
     expect(contactRow({ householdKey: '7', householdRole: 'son' })).toEqual({ householdKey: '7', householdRole: 'Child' });
     expect(contactRow({ householdKey: '7', householdRole: 'Cousin' })).toEqual({ householdKey: '7', householdRole: 'Cousin' });
+  });
+});
+
+describe('the import wizard: the header mappings and a dry run through HTTP', () => {
+  it('GET /api/crm/contacts/import/formats lists the exports recognised, with their headers per field', async () => {
+    const t = await newTenant(ctx);
+    const res = await api(ctx.app, t.admin.token).get('/api/crm/contacts/import/formats');
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.fields).toEqual(['firstName', 'lastName', 'email', 'phone', 'gender', 'dateOfBirth', 'street', 'city', 'country', 'householdKey', 'householdRole']);
+    expect(body.data.map((f: { name: string }) => f.name)).toEqual(['Planning Center People', 'ChurchCRM', 'Breeze', 'Elvanto', 'Parish']);
+    const pc = body.data[0];
+    expect(pc.recognisedBy).toContain('Home Email');
+    expect(pc.columns.email[0]).toBe('Home Email');
+    expect(pc.columns.dateOfBirth).toEqual(['Birthdate', 'Birthday']);
+    expect(pc.columns.householdPrimary).toBeUndefined();
+    expect(pc.dates).toBe('month-first');
+    expect(body.data[4]).toMatchObject({ recognisedBy: [], dates: null, columns: { firstName: ['firstName'] } });
+  });
+
+  it('403 for the formats and the import without contacts:write', async () => {
+    const t = await newTenant(ctx);
+    const reader = await newUser(ctx, t, ['contacts:read']);
+    const a = api(ctx.app, reader.token);
+    expect((await a.get('/api/crm/contacts/import/formats')).statusCode).toBe(403);
+    expect((await a.post('/api/crm/contacts/import?dryRun=true', { contacts: [] })).statusCode).toBe(403);
+  });
+
+  it('dryRun (query or JSON body) counts the rows as the import would and writes nothing', async () => {
+    const t = await newTenant(ctx);
+    const csv = fs.readFileSync(fixture, 'utf8');
+    const dry = await recorded(ctx, t.id, () =>
+      ctx.app.inject({ method: 'POST', url: '/api/crm/contacts/import?dryRun=true', payload: csv, headers: { authorization: `Bearer ${t.admin.token}`, 'content-type': 'text/csv' } }));
+    expect(dry.result.json()).toEqual({ total: 4, created: 4, updated: 0, unchanged: 0, failed: 0, errors: [] });
+    expect(dry.changes).toEqual([]);
+    expect(Object.keys(await people(t))).toEqual([]);
+
+    await importCsv(t, csv);
+    const again = await recorded(ctx, t.id, () => api(ctx.app, t.admin.token).post('/api/crm/contacts/import', {
+      dryRun: true,
+      contacts: [{ firstName: 'Daniel', lastName: 'Okello', email: 'daniel.okello@example.org', gender: 'M' }, { firstName: 'New', lastName: 'One', gender: 'X' }, { firstName: 'Tim', lastName: 'Okello', email: 'tim.okello@example.org', dateOfBirth: '2014-02-03' }],
+    }));
+    expect(again.result.json()).toMatchObject({ total: 3, created: 0, updated: 1, unchanged: 1, failed: 1, errors: [{ row: 2 }] });
+    expect(again.changes).toEqual([]);
+    expect((await people(t)).Tim.person.dateOfBirth).toBe('2014-02-02');
   });
 });

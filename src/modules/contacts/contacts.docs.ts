@@ -58,10 +58,16 @@ export const contactsDocs: ModuleDocs = {
       'A match gets the row\'s names, gender and date of birth, and any email, phone or address (street, city, country) it does not have yet. ' +
       'Answers per-row results `{total, created, updated, unchanged, failed, errors: [{row, message}]}` (`unchanged`: the row matched a person who already has every value it carries — names, gender, date of birth, email, phone, address, household and role; nothing is written and no change recorded). ' +
       'Households: rows sharing a `householdKey` end in one household, created by the key (named by the default rule, `household.created`) or found by it on a later import (keys are per tenant), so a re-import moves no one. `householdRole` is Head, Spouse, Child or Other; a keyed row without one joins as Other, and a current member keeps their role. ' +
-      'A role without a key, an unknown role, a key other than that of the household the person already belongs to, two keys for one person, and a 31st member are row errors.',
+      'A role without a key, an unknown role, a key other than that of the household the person already belongs to, two keys for one person, and a 31st member are row errors. ' +
+      '`dryRun` (query, or in the JSON body) matches and counts the rows as the import would and writes nothing: the import wizard\'s preview.',
     visibility: VISIBILITY.tenant,
     errors: { 415: 'Neither application/json nor text/csv' },
     example: { contacts: [{ firstName: 'Ruth', lastName: 'Adams', phone: '+256 772 123456', email: 'ruth@example.org', gender: 'Female', dateOfBirth: '1980-02-01', street: 'Plot 4 Kira Road', city: 'Kampala', country: 'Uganda', householdKey: 'adams-12', householdRole: 'Head' }] },
+  },
+  'GET /api/crm/contacts/import/formats': {
+    summary: 'The exports the contacts import recognises',
+    description: 'The header mappings of the CSV import and `parish import` (one set): for each known export (Planning Center People, ChurchCRM, Breeze, Elvanto, and Parish\'s own columns as the fallback) the headers that identify it and, per import field, its source headers (the first non-empty one is taken), and how it writes dates. The import wizard shows a file\'s columns mapped with it; a column renamed to a field name is taken as that field.',
+    visibility: VISIBILITY.tenant,
   },
   'GET /api/crm/relationships': {
     summary: 'List relationships',

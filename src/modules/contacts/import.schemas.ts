@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { Body, DateString, Email, Name } from '../../lib/schemas.js';
+import { Body, DateString, Email, Name, Nullable } from '../../lib/schemas.js';
 import { FIELDS } from '../../lib/import-formats.js';
 import { HOUSEHOLD_ROLES } from '../../db/schema/households.js';
 import { StringEnum } from '../../lib/schemas.js';
@@ -36,7 +36,26 @@ export const ImportRowInput = Body({
 
 export const ImportJsonBody = Type.Object({
   contacts: Type.Array(ImportRowInput, { maxItems: MAX_IMPORT_ROWS, description: `At most ${MAX_IMPORT_ROWS} rows` }),
+  dryRun: Type.Optional(Type.Boolean({ description: 'Match and count as the import would, writing nothing (also a query parameter)' })),
 });
+
+export const ImportQuery = Type.Object({
+  dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Match and count as the import would, writing nothing and recording no change' })),
+});
+
+/** GET /api/crm/contacts/import/formats: the header mappings, for the console's import wizard. */
+export const ImportFormats = Type.Object({
+  fields: Type.Array(Type.String(), { description: 'The import fields, in order' }),
+  data: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      recognisedBy: Type.Array(Type.String(), { description: 'Headers that must all be present for a file to be this export (none: Parish\'s own, the fallback)' }),
+      columns: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'Field → its source headers, the first non-empty one taken; compared ignoring case, spaces and punctuation' }),
+      dates: Nullable(StringEnum(['month-first', 'day-first'] as const, { description: 'How the export writes 1/7/2025; null: only an unambiguous date is read' })),
+    }),
+  ),
+});
+export type ImportFormats = Static<typeof ImportFormats>;
 
 /** The per-row rules, shared by the JSON and the CSV form. */
 export const ImportRow = Type.Object({

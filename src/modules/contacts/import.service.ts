@@ -1,14 +1,14 @@
 import { fieldChanges, recordChanges, type Actor, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { parseCsvTable } from '../../lib/csv.js';
-import { contactRow, isBlankRecord, mapperFor, ownFields } from '../../lib/import-formats.js';
+import { contactRow, FIELDS, FORMATS, isBlankRecord, mapperFor, ownFields } from '../../lib/import-formats.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { validationMessage } from '../../lib/http-errors.js';
 import type { Principal } from '../../plugins/auth.js';
 import { applyImportMemberships, lockImportKeys, MAX_MEMBERS, lockImportState, type HouseholdRole, type ImportMembership, type ImportState } from '../households/households.service.js';
 import { lockMatchKeys, phoneDigits, refreshSearchColumns } from './contacts.repository.js';
 import * as repo from './import.repository.js';
-import { ImportRowCheck, MAX_IMPORT_ROWS, type ImportRow, type ImportSummary } from './import.schemas.js';
+import { ImportRowCheck, MAX_IMPORT_ROWS, type ImportFormats, type ImportRow, type ImportSummary } from './import.schemas.js';
 
 /** Rows per transaction: large enough for set-based statements, small enough never to hold locks for long. */
 export const IMPORT_BATCH_SIZE = 500;
@@ -87,17 +87,18 @@ function checkRows(inputs: NumberedInput[]): { valid: NumberedRow[]; errors: Imp
 }
 
 /**
- * Imports people: each row matches an existing Person of the caller's tenant by email
+ * Imports people (with `dryRun`, matches and counts them as it would, writing nothing): each row matches an existing Person of the caller's tenant by email
  * (case-insensitive), else by phone digits, and updates it, or creates one. Invalid rows are
  * reported and skipped; valid rows are written in batches, one transaction per batch; an import
  * that wrote a substantial share of the contacts table analyses it.
  */
-export async function importContacts(db: Db, auth: Principal, body: unknown): Promise<ImportSummary> {
+export async function importContacts(db: Db, auth: Principal, body: unknown, options: { dryRun?: boolean } = {}): Promise<ImportSummary> {
   const raw = parseImportBody(body);
   const { valid, errors } = checkRows(raw.map((input, index) => ({ row: index + 1, input })));
   const summary: ImportSummary = { total: raw.length, created: 0, updated: 0, unchanged: 0, failed: errors.length, errors };
+  const plan: DryRunPlan | undefined = options.dryRun ? new Map() : undefined;
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
-    const batch = await withTenant(db, auth, (tx) => importBatch(tx, auth, valid.slice(start, start + IMPORT_BATCH_SIZE)));
+    const batch = await withTenant(db, auth, (tx) => importBatch(tx, auth, valid.slice(start, start + IMPORT_BATCH_SIZE), plan));
     summary.created += batch.created;
     summary.updated += batch.updated;
     summary.unchanged += batch.unchanged;
@@ -105,8 +106,21 @@ export async function importContacts(db: Db, auth: Principal, body: unknown): Pr
     errors.push(...batch.errors);
   }
   errors.sort((a, b) => a.row - b.row);
-  await repo.analyzeAfterImport(db, summary.created + summary.updated);
+  if (!plan) await repo.analyzeAfterImport(db, summary.created + summary.updated);
   return summary;
+}
+
+/** The header mappings the CSV import recognises (src/lib/import-formats.ts), for the import wizard. */
+export function importFormats(): ImportFormats {
+  return {
+    fields: [...FIELDS.contacts],
+    data: FORMATS.contacts.map((f) => ({
+      name: f.name,
+      recognisedBy: f.signature,
+      columns: Object.fromEntries(Object.entries(f.columns).filter(([field]) => FIELDS.contacts.includes(field))),
+      dates: f.dates ?? null,
+    })),
+  };
 }
 
 /**
