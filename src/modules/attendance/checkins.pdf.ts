@@ -21,9 +21,17 @@ function codeBox(doc: Doc, code: string): number {
   return x;
 }
 
+/** The largest size from `max` down to `min` at which `text` fits on one line of `width` (the current font). */
+function fitSize(doc: Doc, text: string, width: number, max: number, min: number): number {
+  let size = max;
+  while (size > min && doc.fontSize(size).widthOfString(text) > width) size -= 1;
+  return size;
+}
+
 function childLabel(doc: Doc, l: LabelRow) {
   const left = codeBox(doc, l.securityCode) - 6 - M;
-  doc.font('Helvetica-Bold').fontSize(20).text(l.firstName, M, M, { width: left, height: 24, ellipsis: true, lineBreak: false });
+  doc.font('Helvetica-Bold');
+  doc.fontSize(fitSize(doc, l.firstName, left, 20, 12)).text(l.firstName, M, M, { width: left, height: 24, ellipsis: true, lineBreak: false });
   doc.font('Helvetica').fontSize(11).text(l.lastName, M, M + 25, { width: left, height: 14, ellipsis: true, lineBreak: false });
   doc.font('Helvetica').fontSize(9).text(where(l), M, M + 46, { width: W, height: 12, ellipsis: true, lineBreak: false });
   if (l.checkinNote) {
