@@ -23,7 +23,8 @@ const isDocsUi = (url: string) => url === '/api/docs' || url.startsWith('/api/do
 
 /**
  * A query parameter the operation does not declare is 400 naming it, on every API route (issue 31):
- * `GET /api/attendance/sessions?date=…` must not quietly answer every session. Checked before
+ * `GET /api/attendance/sessions?date=…` must not quietly answer every session. A value holding a NUL
+ * character is 400 too (PostgreSQL refuses NUL in text, and a streamed export had already begun). Checked before
  * validation, since the validator's removeAdditional would only drop it; bodies keep their rule
  * (unknown properties are stripped, api-contract §1).
  */
@@ -34,8 +35,10 @@ export const queryParamsPlugin = fp(async (app: FastifyInstance) => {
     if (!declared) return;
     const operation = `${Array.isArray(route.method) ? route.method.join('|') : route.method} ${route.url}`;
     const refuseUndeclared = async (request: FastifyRequest) => {
-      for (const name of Object.keys(request.query as object)) {
+      for (const [name, value] of Object.entries(request.query as Record<string, unknown>)) {
         if (!declared.has(name)) throw new BadRequestError(`querystring/${name} is not a parameter of ${operation}`);
+        // No text the database keeps or compares may hold NUL (PostgreSQL refuses it mid-query).
+        if ([value].flat().some((v) => typeof v === 'string' && v.includes('\u0000'))) throw new BadRequestError(`querystring/${name} must not contain NUL characters`);
       }
     };
     route.preValidation = [refuseUndeclared, ...(Array.isArray(route.preValidation) ? route.preValidation : route.preValidation ? [route.preValidation] : [])];

@@ -150,6 +150,8 @@ const REGRESSIONS: { route: string; url?: string; body?: unknown; status?: numbe
   // Found by the bounds property: a period before 0001-01-01 (year 0) and week slots of years below 1000.
   { route: 'GET /api/finance/summary', url: '/api/finance/summary?from=0001-01-01&to=0001-01-01&interval=week', status: 200 },
   { route: 'GET /api/dashboard', url: '/api/dashboard?from=0001-01-01&to=0001-01-01', status: 200 },
+  // A NUL in a query value: a streamed CSV export answered 500 (its headers already sent).
+  { route: 'GET /api/finance/contributions/export', url: '/api/finance/contributions/export?q=%00', status: 400 },
   // A window ending 9999-12-31 (no next period; five years on is past the calendar).
   { route: 'GET /api/finance/summary', url: '/api/finance/summary?from=9999-12-31&to=9999-12-31&interval=month', status: 200 },
   { route: 'GET /api/dashboard', url: '/api/dashboard?from=9999-12-31&to=9999-12-31', status: 200 },

@@ -64,6 +64,7 @@ export const ROUTES: Record<string, RouteEntry> = {
   'POST /api/crm/contacts/:id/merge': { params: id, body: (f) => ({ sourceIds: [f.contact2] }) },
   'GET /api/crm/contacts/:id/timeline': { params: id },
   'POST /api/crm/contacts/import': { body: () => ({ contacts: [] }) },
+  'GET /api/crm/contacts/import/formats': {},
   'GET /api/crm/duplicates': {},
   'GET /api/crm/people': {},
   'GET /api/crm/households': {},
