@@ -68,10 +68,12 @@ function queryString(query: Record<string, unknown>): string {
   return s ? `?${s}` : '';
 }
 
+/** `GET /api/x/{id}` as the route table writes it: `GET /api/x/:id`. */
+const routeOf = (path: string, method: string) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+
 /** The arbitrary of one operation's requests; the route table's valid request is one of its choices. */
 function requestArb(path: string, method: string, op: Operation): fc.Arbitrary<Request> {
-  const route = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
-  const entry = ROUTES[route];
+  const entry = ROUTES[routeOf(path, method)];
   const params = (op.parameters ?? []).filter((p) => p.in === 'path');
   const query = (op.parameters ?? []).filter((p) => p.in === 'query');
   const pathArbs: Record<string, fc.Arbitrary<unknown>> = {};
@@ -101,7 +103,7 @@ function requestArb(path: string, method: string, op: Operation): fc.Arbitrary<R
  * field present and at one of its limits, combined at random (arbitraries.ts atBounds).
  */
 function boundsRequestArb(path: string, method: string, op: Operation): fc.Arbitrary<Request> {
-  const route = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
+  const route = routeOf(path, method);
   const { url } = requestOf(route, ROUTES[route], a.ids);
   const base = url.split('?')[0];
   const queryArbs: Record<string, fc.Arbitrary<unknown>> = {};
@@ -110,6 +112,30 @@ function boundsRequestArb(path: string, method: string, op: Operation): fc.Arbit
   return fc
     .record({ query: fc.record(queryArbs), body: json ? validAtBounds(json, named) : fc.constant(undefined) })
     .map(({ query, body }) => ({ method: method.toUpperCase(), url: base + queryString(query), payload: body }));
+}
+
+/**
+ * Runs the property (check) over every operation of the OpenAPI document that `arbitraryOf` gives
+ * requests for, each with its own seed; the failures name the operation and what broke.
+ */
+async function overOperations(arbitraryOf: (path: string, method: string, op: Operation) => fc.Arbitrary<Request> | undefined) {
+  const doc = ctx.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>>; components?: unknown };
+  const failures: string[] = [];
+  let operations = 0;
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    if (path.startsWith('/api/docs')) continue;
+    for (const [method, op] of Object.entries(ops)) {
+      const arbitrary = arbitraryOf(path, method, op);
+      if (!arbitrary) continue;
+      operations++;
+      try {
+        await fc.assert(fc.asyncProperty(arbitrary, async (req) => { await check(op, req, doc.components); }), { seed: SEED + operations, numRuns: RUNS, endOnFailure: true });
+      } catch (err) {
+        failures.push(`${routeOf(path, method)}: ${(err as Error).message.split('\n').find((l) => /5xx|shape|schema|wrote|undeclared/.test(l)) ?? (err as Error).message.slice(0, 500)}`);
+      }
+    }
+  }
+  return { operations, failures };
 }
 
 async function check(op: Operation, req: Request, components: unknown): Promise<number> {
@@ -176,43 +202,18 @@ describe('fuzzing every operation of the OpenAPI document', () => {
   });
 
   it('never a 5xx, errors in the error shape, 2xx bodies as declared, nothing written on a 4xx', async () => {
-    const doc = ctx.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>>; components?: unknown };
-    const failures: string[] = [];
-    let operations = 0;
-    for (const [path, ops] of Object.entries(doc.paths)) {
-      if (path.startsWith('/api/docs')) continue;
-      for (const [method, op] of Object.entries(ops)) {
-        operations++;
-        try {
-          await fc.assert(fc.asyncProperty(requestArb(path, method, op), async (req) => { await check(op, req, doc.components); }), { seed: SEED + operations, numRuns: RUNS, endOnFailure: true });
-        } catch (err) {
-          failures.push(`${method.toUpperCase()} ${path}: ${(err as Error).message.split('\n').find((l) => /5xx|shape|schema|wrote|undeclared/.test(l)) ?? (err as Error).message.slice(0, 500)}`);
-        }
-      }
-    }
+    const { operations, failures } = await overOperations(requestArb);
     console.log(`fuzz: ${sent} requests over ${operations} operations (seed ${SEED}, ${RUNS} runs each), ${fiveHundreds.length} answered 5xx; ${JSON.stringify(statuses)}`);
     expect(operations).toBeGreaterThan(150);
     expect(failures).toEqual([]);
   }, 600_000);
 
   it('valid fields at their bounds, combined: never a 5xx, errors in the error shape, nothing written on a 4xx', async () => {
-    const doc = ctx.app.swagger() as unknown as { paths: Record<string, Record<string, Operation>>; components?: unknown };
-    const failures: string[] = [];
-    let operations = 0;
-    for (const [path, ops] of Object.entries(doc.paths)) {
-      if (path.startsWith('/api/docs')) continue;
-      for (const [method, op] of Object.entries(ops)) {
-        const route = `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`;
-        const hasInputs = op.requestBody?.content['application/json'] || (op.parameters ?? []).some((p) => p.in === 'query');
-        if (!hasInputs || !ROUTES[route]) continue;
-        operations++;
-        try {
-          await fc.assert(fc.asyncProperty(boundsRequestArb(path, method, op), async (req) => { await check(op, req, doc.components); }), { seed: SEED + operations, numRuns: RUNS, endOnFailure: true });
-        } catch (err) {
-          failures.push(`${route}: ${(err as Error).message.split('\n').find((l) => /5xx|shape|schema|wrote|undeclared/.test(l)) ?? (err as Error).message.slice(0, 500)}`);
-        }
-      }
-    }
+    // Operations with inputs (a query or a JSON body) and a route table entry to take their path ids from.
+    const { operations, failures } = await overOperations((path, method, op) => {
+      const hasInputs = op.requestBody?.content['application/json'] || (op.parameters ?? []).some((p) => p.in === 'query');
+      return hasInputs && ROUTES[routeOf(path, method)] ? boundsRequestArb(path, method, op) : undefined;
+    });
     console.log(`fuzz at bounds: ${operations} operations (${RUNS} runs each)`);
     expect(operations).toBeGreaterThan(100);
     expect(failures).toEqual([]);
