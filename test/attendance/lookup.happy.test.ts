@@ -101,3 +101,22 @@ describe('check-in family lookup', () => {
     );
   });
 });
+
+describe('the family lookup reads matches in two steps', () => {
+  it('three full households of 30 first in name order, then 25 people on their own: still the first 20 entries', async () => {
+    const t = await newTenant(ctx);
+    // Imported with household keys: 90 "Aalto" people in three households of 30, then 25 "Aaltonen" on their own.
+    const rows = [
+      ...Array.from({ length: 90 }, (_, i) => ({ firstName: `M${String(i).padStart(2, '0')}`, lastName: 'Aalto', householdKey: `aalto-${Math.floor(i / 30)}`, householdRole: 'Other' })),
+      ...Array.from({ length: 25 }, (_, i) => ({ firstName: `S${String(i).padStart(2, '0')}`, lastName: 'Aaltonen' })),
+    ];
+    const imported = await api(ctx.app, t.admin.token).post('/api/crm/contacts/import', { contacts: rows });
+    expect(imported.statusCode, imported.body).toBe(200);
+    expect(imported.json()).toMatchObject({ created: 115, failed: 0 });
+    const answer = (await api(ctx.app, t.admin.token).get('/api/attendance/checkins/lookup?q=aal')).json();
+    expect(answer.data).toHaveLength(20);
+    expect(answer.data.slice(0, 3).map((e: { people: unknown[] }) => e.people.length)).toEqual([30, 30, 30]);
+    expect(answer.data.slice(3).every((e: { household: unknown; people: unknown[] }) => e.household === null && e.people.length === 1)).toBe(true);
+    expect(answer.data[19].people[0]).toMatchObject({ firstName: 'S16', lastName: 'Aaltonen' });
+  });
+});

@@ -27,10 +27,14 @@ export type LookupTerm = { lastName: string } | { phoneDigits: string };
 /** Entries answered at most (modules-contract §8). */
 export const LOOKUP_ENTRIES = 20;
 /**
- * Matching people read at most, in name order: a household holds at most 30 members, so the first
- * 600 reachable matches name at least the 20 first entries whenever 20 exist.
+ * Matching people read, in name order. A household holds at most 30 members, so the first 600
+ * reachable matches name the 20 first entries whenever 20 exist; the first 100 nearly always do (a
+ * common prefix matches many small families), so the lookup reads 100 first and 600 only when those
+ * 100 were not all the matches and named fewer than 20 entries (measured at large: "wil", 402 matches,
+ * read 600 in 17 ms of the statement's 18).
  */
-const LOOKUP_HITS = LOOKUP_ENTRIES * 30;
+const FIRST_HITS = 100;
+const ALL_HITS = LOOKUP_ENTRIES * 30;
 
 export interface LookupRow {
   rn: unknown;
@@ -41,6 +45,8 @@ export interface LookupRow {
   last_name: string;
   role: string | null;
   age: unknown;
+  /** How many matching people the statement read. */
+  hits: unknown;
 }
 
 /**
@@ -51,6 +57,13 @@ export interface LookupRow {
  * in the tenant's time zone. Rows come ordered by entry (`rn`), then member order.
  */
 export async function lookupFamilies(tx: Db, tenantId: number, term: LookupTerm): Promise<LookupRow[]> {
+  const first = await lookupWithin(tx, tenantId, term, FIRST_HITS);
+  const entries = new Set(first.map((r) => String(r.rn))).size;
+  if (entries >= LOOKUP_ENTRIES || Number(first[0]?.hits ?? 0) < FIRST_HITS) return first;
+  return lookupWithin(tx, tenantId, term, ALL_HITS);
+}
+
+async function lookupWithin(tx: Db, tenantId: number, term: LookupTerm, hits: number): Promise<LookupRow[]> {
   const t = tenantId;
   const order = sql`search_fold(p.last_name), search_fold(p.first_name), p.contact_id`;
   const match = 'lastName' in term
@@ -64,7 +77,7 @@ export async function lookupFamilies(tx: Db, tenantId: number, term: LookupTerm)
           select p.contact_id, p.first_name, p.last_name
           from persons p join contacts c on c.tenant_id = p.tenant_id and c.id = p.contact_id
           where ${match} and ${reachablePerson(t, 'c', 'p')}
-          order by ${order} limit ${LOOKUP_HITS}
+          order by ${order} limit ${hits}
         ) p
       ), entries as (
         select m.household_id, case when m.household_id is null then hit.id end as person_id, min(hit.rn) as rn
@@ -77,7 +90,8 @@ export async function lookupFamilies(tx: Db, tenantId: number, term: LookupTerm)
         select e.rn, null, e.person_id, null, 0 from entries e where e.household_id is null
       )
       select x.rn, x.household_id, h.name as household_name, x.id, p.first_name, p.last_name, x.role,
-        case when p.date_of_birth <= tz.today then extract(year from age(tz.today, p.date_of_birth))::int end as age
+        case when p.date_of_birth <= tz.today then extract(year from age(tz.today, p.date_of_birth))::int end as age,
+        (select count(*) from hit) as hits
       from people x
         join contacts c on c.tenant_id = ${t} and c.id = x.id
         join persons p on p.tenant_id = ${t} and p.contact_id = x.id
