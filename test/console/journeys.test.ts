@@ -89,7 +89,7 @@ describeInBrowser('the console: journeys', { timeout: 180_000 }, () => {
     await page.getByRole('heading', { name: 'Home' }).waitFor();
 
     const nav = page.getByRole('navigation', { name: 'Areas' });
-    await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Home', 'Groups']);
+    await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Home', 'Groups', 'Messages']);
     await checkScreen(page, 'home-member');
     await page.goto('/people');
     await page.getByRole('heading', { name: 'Not available to you' }).waitFor();

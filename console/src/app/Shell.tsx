@@ -2,7 +2,7 @@ import { AppShell, Avatar, Burger, Group, Menu, NavLink, Text, UnstyledButton } 
 import { useDisclosure } from '@mantine/hooks';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession, useSignedIn } from '../shared';
-import { AREAS } from './routes';
+import { AREAS, mayOpen } from './routes';
 
 /** The frame of every signed-in screen: the church and the user's menu on top, the areas on the left. */
 export function Shell() {
@@ -11,7 +11,7 @@ export function Shell() {
   const [opened, { toggle, close }] = useDisclosure();
   const location = useLocation();
   const navigate = useNavigate();
-  const areas = AREAS.filter((a) => !a.permission || can(a.permission));
+  const areas = AREAS.filter((a) => mayOpen(can, a.permission));
   const current = (path: string) => (path === '/' ? location.pathname === '/' : location.pathname.startsWith(path));
 
   return (

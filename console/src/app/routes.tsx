@@ -10,7 +10,16 @@ const Home = lazy(() => import('../features/home').then((m) => ({ default: m.Hom
 const People = lazy(() => import('../features/people').then((m) => ({ default: m.PeopleRoutes })));
 const Households = lazy(() => import('../features/households').then((m) => ({ default: m.HouseholdsRoutes })));
 const Groups = lazy(() => import('../features/groups').then((m) => ({ default: m.GroupsRoutes })));
+const Attendance = lazy(() => import('../features/attendance').then((m) => ({ default: m.AttendanceRoutes })));
+const Followup = lazy(() => import('../features/followup').then((m) => ({ default: m.FollowupRoutes })));
+const Giving = lazy(() => import('../features/giving').then((m) => ({ default: m.GivingRoutes })));
+const Reports = lazy(() => import('../features/reports').then((m) => ({ default: m.ReportsRoutes })));
+const Messages = lazy(() => import('../features/messages').then((m) => ({ default: m.MessagesRoutes })));
+const Admin = lazy(() => import('../features/admin').then((m) => ({ default: m.AdminRoutes })));
 const Kiosk = lazy(() => import('../features/kiosk').then((m) => ({ default: m.KioskPage })));
+
+/** Admin opens to anyone holding one of the permissions its screens need. */
+const ADMIN_PERMISSIONS = ['users:read', 'roles:read', 'webhooks:write', 'audit:read'] as const;
 
 /** The areas of the left navigation, each shown only to users who may open it. */
 export const AREAS = [
@@ -18,7 +27,13 @@ export const AREAS = [
   { path: '/people', label: 'People', permission: 'contacts:read' },
   { path: '/households', label: 'Households', permission: 'contacts:read' },
   { path: '/groups', label: 'Groups', permission: 'groups:read' },
+  { path: '/attendance', label: 'Attendance', permission: 'attendance:read' },
   { path: '/kiosk', label: 'Check-in kiosk', permission: 'checkin:write' },
+  { path: '/follow-up', label: 'Follow-up', permission: 'tasks:read' },
+  { path: '/giving', label: 'Giving', permission: 'finance:read' },
+  { path: '/reports', label: 'Reports', permission: 'reports:read' },
+  { path: '/messages', label: 'Messages', permission: undefined },
+  { path: '/admin', label: 'Admin', permission: ADMIN_PERMISSIONS },
 ] as const;
 
 /** A kiosk account (checkin:write, and neither contacts:read nor attendance:read) sees the kiosk and nothing else. */
@@ -40,10 +55,14 @@ function SignedOut({ children }: { children: React.ReactNode }) {
   return session ? <Navigate to="/" replace /> : <>{children}</>;
 }
 
-function area(Screen: LazyExoticComponent<ComponentType>, permission?: string) {
+/** Whether a user holding `can` may open an area gated by `permission` (one, or any of several). */
+export const mayOpen = (can: (p: string) => boolean, permission: string | readonly string[] | undefined) =>
+  permission === undefined || (typeof permission === 'string' ? can(permission) : permission.some(can));
+
+function area(Screen: LazyExoticComponent<ComponentType>, permission?: string | readonly string[]) {
   function Area() {
     const { can } = useSession();
-    if (permission && !can(permission)) return <NoAccess />;
+    if (!mayOpen(can, permission)) return <NoAccess />;
     return (
       <Suspense fallback={<Loading />}>
         <Screen />
@@ -68,6 +87,12 @@ export const router = createBrowserRouter([
       { path: 'people/*', element: area(People, 'contacts:read') },
       { path: 'households/*', element: area(Households, 'contacts:read') },
       { path: 'groups/*', element: area(Groups, 'groups:read') },
+      { path: 'attendance/*', element: area(Attendance, 'attendance:read') },
+      { path: 'follow-up/*', element: area(Followup, 'tasks:read') },
+      { path: 'giving/*', element: area(Giving, 'finance:read') },
+      { path: 'reports/*', element: area(Reports, 'reports:read') },
+      { path: 'messages/*', element: area(Messages) },
+      { path: 'admin/*', element: area(Admin, ADMIN_PERMISSIONS) },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -1,0 +1,1 @@
+export { AttendanceRoutes } from './AttendanceRoutes';

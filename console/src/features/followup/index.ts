@@ -1,0 +1,1 @@
+export { FollowupRoutes } from './FollowupRoutes';

@@ -1,0 +1,1 @@
+export { GivingRoutes } from './GivingRoutes';

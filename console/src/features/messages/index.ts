@@ -1,0 +1,1 @@
+export { MessagesRoutes } from './MessagesRoutes';

@@ -1,0 +1,1 @@
+export { ReportsRoutes } from './ReportsRoutes';
