@@ -98,17 +98,17 @@ describe('sessions, records, guests, headcounts', () => {
     const res = await admin.post(`/api/attendance/sessions/${s1.id}/guests`, { firstName: 'Grace', lastName: 'Hopper', email: 'Grace@Example.org', phone: '+256 (700) 111-222', gender: 'Female' });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
-    expect(body.contact).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', isNew: true });
+    expect(body.contact).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', isNew: true, matchedBy: null });
     expect(body.record).toMatchObject({ kind: 'Guest', isFirstTime: true, contact: { id: body.contact.id } });
     const contact = (await admin.get(`/api/crm/contacts/${body.contact.id}`)).json();
     expect(contact.emails[0].value).toBe('Grace@Example.org');
     expect(contact.person.gender).toBe('Female');
 
     const byEmail = (await admin.post(`/api/attendance/sessions/${s2.id}/guests`, { firstName: 'G', lastName: 'H', email: 'grace@example.ORG' })).json();
-    expect(byEmail.contact).toMatchObject({ id: body.contact.id, isNew: false });
+    expect(byEmail.contact).toMatchObject({ id: body.contact.id, isNew: false, matchedBy: 'email' });
     expect(byEmail.record).toMatchObject({ isFirstTime: false, sessionId: s2.id });
     const byPhone = (await admin.post(`/api/attendance/sessions/${s3.id}/guests`, { firstName: 'G', lastName: 'H', phone: '256700111222' })).json();
-    expect(byPhone.contact.id).toBe(body.contact.id);
+    expect(byPhone.contact).toMatchObject({ id: body.contact.id, isNew: false, matchedBy: 'phone' });
     // A repeat at the same session keeps the one record.
     const repeat = await admin.post(`/api/attendance/sessions/${s3.id}/guests`, { firstName: 'G', lastName: 'H', phone: '256-700-111-222' });
     expect(repeat.statusCode).toBe(201);

@@ -57,7 +57,7 @@ export const attendanceDocs: ModuleDocs = {
     errors: { 404: 'The session or the record does not exist or is not visible' },
   },
   'POST /api/attendance/sessions/:id/guests': {
-    summary: 'Record a first-time guest',
+    summary: 'Record a guest (a returning one matched by email or phone; `contact.matchedBy` says which)',
     visibility: write,
     errors: { 404: 'No session with this id, or not visible' },
     example: { firstName: 'Peter', lastName: 'Okello', phone: '+256 701 222333', email: 'peter@example.org' },

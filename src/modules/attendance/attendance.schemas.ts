@@ -165,7 +165,11 @@ export const GuestBody = Body({
 export type GuestBody = Static<typeof GuestBody>;
 
 export const GuestResult = Type.Object({
-  contact: Type.Object({ ...ContactRef.properties, isNew: Type.Boolean({ description: 'false when an existing Person matched by email or phone digits' }) }),
+  contact: Type.Object({
+    ...ContactRef.properties,
+    isNew: Type.Boolean({ description: 'false when an existing Person matched by email or phone digits' }),
+    matchedBy: Nullable(StringEnum(['email', 'phone'] as const, { description: 'What matched a returning guest (email first); null for a new Person' })),
+  }),
   record: RecordSchema,
 });
 

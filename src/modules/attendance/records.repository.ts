@@ -195,11 +195,11 @@ export async function recordOf(tx: Db, tenantId: number, sessionId: number, cont
  * A Person matching a quick guest, as the contacts import matches (email case-insensitively first,
  * then phone digits; the lowest id wins).
  */
-export async function matchPerson(tx: Db, tenantId: number, email: string | null, digits: string | null): Promise<number | undefined> {
+export async function matchPerson(tx: Db, tenantId: number, email: string | null, digits: string | null): Promise<{ id: number; by: 'email' | 'phone' } | undefined> {
   if (!email && !digits) return undefined;
-  const [row] = rowsOf<{ id: Num }>(
+  const [row] = rowsOf<{ id: Num; rank: Num }>(
     await tx.execute(sql`
-      select id from (
+      select id, rank from (
         (select 1 as rank, ce.contact_id as id from contact_emails ce join contacts c on c.tenant_id = ce.tenant_id and c.id = ce.contact_id
           where ce.tenant_id = ${tenantId} and c.category = 'Person' and ${email ? sql`lower(ce.value) = lower(${email})` : sql`false`})
         union all
@@ -207,5 +207,5 @@ export async function matchPerson(tx: Db, tenantId: number, email: string | null
           where cp.tenant_id = ${tenantId} and c.category = 'Person' and ${digits ? sql`cp.digits = ${digits}` : sql`false`})
       ) m order by rank, id limit 1`),
   );
-  return row ? Number(row.id) : undefined;
+  return row ? { id: Number(row.id), by: Number(row.rank) === 1 ? 'email' : 'phone' } : undefined;
 }

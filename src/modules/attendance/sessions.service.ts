@@ -166,14 +166,15 @@ export function createSessionsService(db: Db) {
      * contacts import matches, else a new Person made by the contacts service; recorded as Guest
      * (a guest already present keeps their record).
      */
-    addGuest: (auth: Principal, id: number, body: GuestBody): Promise<{ contact: { id: number; firstName: string; lastName: string; isNew: boolean }; record: RecordItem }> =>
+    addGuest: (auth: Principal, id: number, body: GuestBody): Promise<{ contact: { id: number; firstName: string; lastName: string; isNew: boolean; matchedBy: 'email' | 'phone' | null }; record: RecordItem }> =>
       withTenant(db, auth, async (tx) => {
         const { session } = await writableSession(tx, auth, id);
         const email = body.email || null;
         const digits = body.phone ? phoneDigits(body.phone) || null : null;
         // Parallel posts of one returning guest wait here, and the later ones match the first's contact.
         await lockMatchKeys(tx, auth.tenantId, { emails: [email], digits: [digits] });
-        let contactId = await records.matchPerson(tx, auth.tenantId, email, digits);
+        const match = await records.matchPerson(tx, auth.tenantId, email, digits);
+        let contactId = match?.id;
         const isNew = contactId === undefined;
         if (contactId === undefined) {
           const created = await createContact(tx, auth, {
@@ -186,7 +187,7 @@ export function createSessionsService(db: Db) {
         }
         await recordPresence(tx, auth, refOf(session), [contactId], 'Guest');
         const record = (await records.recordOf(tx, auth.tenantId, id, contactId))!;
-        return { contact: { ...record.contact!, isNew }, record };
+        return { contact: { ...record.contact!, isNew, matchedBy: match?.by ?? null }, record };
       }),
 
     setHeadcounts: (auth: Principal, id: number, body: HeadcountsBody) =>
