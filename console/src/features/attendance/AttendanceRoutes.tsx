@@ -1,12 +1,15 @@
-import { Text } from '@mantine/core';
 import { Route, Routes } from 'react-router';
-import { Page } from '../../shared';
+import { SessionPage } from './SessionPage';
+import { SessionsListPage } from './SessionsListPage';
+import { ThisSundayPage } from './ThisSundayPage';
 
-/** The Attendance area (console.md "Screens"). Placeholder until its screens land. */
+/** The Attendance area (console.md "Attendance"). */
 export function AttendanceRoutes() {
   return (
     <Routes>
-      <Route index element={<Page title="Attendance"><Text>This area is being built.</Text></Page>} />
+      <Route index element={<ThisSundayPage />} />
+      <Route path="sessions" element={<SessionsListPage />} />
+      <Route path="sessions/:id" element={<SessionPage />} />
     </Routes>
   );
 }
