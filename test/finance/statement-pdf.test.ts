@@ -11,7 +11,9 @@ import { pdfText } from '../helpers/finance.factories.js';
 function statement(lines: number, long = false): Statement {
   const longName = 'A fund with an extraordinarily long name that has to wrap inside its column';
   return {
-    tenant: { name: 'Grace Community Church' },
+    tenant: long
+      ? { name: 'Grace Community Church', address: '12 Church Road\nKampala', taxNumber: 'UG-123456', statementClosing: 'No goods or services were provided in exchange for these contributions.', paperSize: 'Letter' }
+      : { name: 'Grace Community Church', address: null, taxNumber: null, statementClosing: null, paperSize: 'A4' },
     contact: { id: 7, firstName: 'Dora', lastName: long ? 'Donor-with-a-long-double-barrelled-surname' : 'Donor', address: { street: '1 Church Lane', city: 'Kampala', country: 'UG' } },
     period: { from: '2025-01-01', to: '2025-12-31' },
     currency: 'USD',

@@ -97,7 +97,7 @@ describe('statements, summary and my giving', () => {
     expect(res.statusCode, res.body).toBe(200);
     const s = res.json();
     expect(s).toMatchObject({
-      tenant: { name: `Church ${t.slug}` },
+      tenant: { name: `Church ${t.slug}`, address: null, taxNumber: null, statementClosing: null, paperSize: 'A4' },
       contact: { id: donor.id, firstName: 'Dora', lastName: 'Donor', address: { street: '1 Church Lane', city: 'Kampala', country: 'Uganda' } },
       period: { from: '2025-01-01', to: '2025-12-31' }, currency: 'USD',
       totals: { total: 20000, deductible: 10000, byFund: [{ fund: { id: building.id, name: 'Building' }, amount: 10000 }, { fund: { id: deductible.id, name: 'General' }, amount: 10000 }] },
@@ -188,6 +188,59 @@ describe('statements, summary and my giving', () => {
     expect(pdfText(pdf.body)).toContain('Dora Donor');
     const nobody = await newUser(ctx, t, 'Member');
     expect((await api(ctx.app, nobody.token).get('/api/finance/my/contributions')).json()).toMatchObject({ total: 0, data: [] });
+  });
+});
+
+describe('the church on its statements (tenant settings, issue 34)', () => {
+  const A4 = /\/MediaBox \[0 0 595\.28 841\.89\]/;
+  const LETTER = /\/MediaBox \[0 0 612 792\]/;
+  const CLOSING = 'No goods or services were provided in exchange for these contributions.';
+
+  it('prints the church\'s address, tax number and closing sentence, the donor\'s primary address, on the tenant\'s paper size', async () => {
+    const t = await newTenant(ctx);
+    const tr = await newTreasurer(ctx, t, ['finance:admin']);
+    const fund = await newFund(ctx, tr.token, { name: 'General' });
+    const donor = await newPerson(ctx, t, 'Ruth', 'Giver', {
+      addresses: [{ street: '2 Old Road', city: 'Mbale', country: 'UG', isPrimary: false }, { street: '7 Hill Street', city: 'Jinja', country: 'UG', isPrimary: true }],
+    });
+    await newGift(ctx, tr.token, { contactId: donor.id, fundId: fund.id, amount: 4200, date: '2025-04-01' });
+    const url = `/api/finance/statements/${donor.id}?from=2025-01-01&to=2025-12-31`;
+
+    // Defaults: A4, nothing about the church but its name.
+    const before = await raw(`${url}&format=pdf`, tr.token);
+    expect(before.body.toString('latin1')).toMatch(A4);
+    expect(before.body.toString('latin1')).not.toMatch(LETTER);
+    expect(pdfText(before.body)).not.toContain('tax number');
+
+    const put = await api(ctx.app, t.admin.token).put('/api/tenants/current', { address: '12 Church Road\nKampala, Uganda', taxNumber: 'UG-501(c)3-77', statementClosing: CLOSING, paperSize: 'Letter' });
+    expect(put.statusCode, put.body).toBe(200);
+    const { res, body } = await raw(`${url}&format=pdf`, tr.token);
+    expect(res.statusCode).toBe(200);
+    expect(body.toString('latin1')).toMatch(LETTER);
+    expect(body.toString('latin1')).not.toMatch(A4);
+    const text = pdfText(body);
+    for (const expected of [`Church ${t.slug}`, '12 Church Road', 'Kampala, Uganda', 'Registration / tax number: UG-501(c)3-77', 'Ruth Giver', '7 Hill Street', 'Jinja', CLOSING]) expect(text).toContain(expected);
+    expect(text).not.toContain('2 Old Road');
+    expect(text.indexOf(CLOSING)).toBeGreaterThan(text.indexOf('Tax-deductible'));
+
+    // The JSON statement names them too.
+    expect((await api(ctx.app, tr.token).get(url)).json().tenant).toEqual({
+      name: `Church ${t.slug}`, address: '12 Church Road\nKampala, Uganda', taxNumber: 'UG-501(c)3-77', statementClosing: CLOSING, paperSize: 'Letter',
+    });
+
+    // Bulk statements read the same settings.
+    const bulk = await raw('/api/finance/statements/bulk', tr.token, 'POST', { from: '2025-01-01', to: '2025-12-31' });
+    expect(bulk.res.statusCode).toBe(200);
+    const [entry] = zipEntries(bulk.body);
+    expect(entry.data.toString('latin1')).toMatch(LETTER);
+    for (const expected of ['12 Church Road', 'UG-501(c)3-77', CLOSING, '7 Hill Street']) expect(pdfText(entry.data)).toContain(expected);
+
+    // Back to A4 with the address cleared (blank is none).
+    await api(ctx.app, t.admin.token).put('/api/tenants/current', { address: '  ', paperSize: 'A4' });
+    const after = await raw(`${url}&format=pdf`, tr.token);
+    expect(after.body.toString('latin1')).toMatch(A4);
+    expect(pdfText(after.body)).not.toContain('12 Church Road');
+    expect(pdfText(after.body)).toContain(CLOSING);
   });
 });
 

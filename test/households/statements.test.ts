@@ -74,7 +74,7 @@ describe('household statement', () => {
     const s = res.json();
     const [head, spouse, child] = family.people as Person[];
     expect(s).toMatchObject({
-      tenant: { name: `Church ${t.slug}` },
+      tenant: { name: `Church ${t.slug}`, address: null, taxNumber: null, statementClosing: null, paperSize: 'A4' },
       household: { id: family.household.id, name: 'Kato household', address: { street: '4 Mission Road', city: 'Gulu', country: 'Uganda' } },
       members: [
         { id: head.id, firstName: 'Head0', lastName: 'Kato' }, { id: spouse.id, firstName: 'Spouse1', lastName: 'Kato' }, { id: child.id, firstName: 'Child2', lastName: 'Kato' },

@@ -10,7 +10,7 @@ import { setupSmtpTestApp } from '../helpers/notifications.factories.js';
  */
 const M = '/api/notifications/messages';
 
-describe('through a real SMTP server: From is MAIL_FROM, Reply-To the sender', () => {
+describe('through a real SMTP server: From is MAIL_FROM, Reply-To the church\'s reply-to address or the sender', () => {
   const ctx = setupSmtpTestApp({ mailFrom: 'Grace Chapel <office@grace.example.org>' });
 
   it('each email carries the configured From and the sending user\'s email as Reply-To; the message ends Sent', async () => {
@@ -25,6 +25,24 @@ describe('through a real SMTP server: From is MAIL_FROM, Reply-To the sender', (
     expect(mail.raw).toMatch(/^From: Grace Chapel <office@grace\.example\.org>$/m);
     expect(mail.raw).toMatch(/^Reply-To: pastor\.john@grace\.example\.org$/m);
     expect((await api(ctx.app, sender.token).get(`${M}/${res.json().id}`)).json()).toMatchObject({ status: 'Sent', sent: 1 });
+  });
+
+  it('with the church\'s reply-to address set (tenant settings), replies go there instead of the sender; cleared, to the sender again', async () => {
+    const t = await newTenant(ctx);
+    const sender = await newUser(ctx, t, ['notifications:send', 'contacts:read'], { email: 'pastor.mary@grace.example.org' });
+    const ada = await newPerson(ctx, t, 'Ada', 'Lovelace', { emails: [{ value: 'ada@example.org', isPrimary: true }] });
+    expect((await api(ctx.app, t.admin.token).put('/api/tenants/current', { replyTo: 'office@grace.example.org' })).json()).toMatchObject({ replyTo: 'office@grace.example.org' });
+    const send = async (subject: string) => {
+      const res = await api(ctx.app, sender.token).post(M, { channel: 'Email', audience: { contactIds: [ada.id] }, subject, body: 'See you Sunday.' });
+      expect(res.statusCode, res.body).toBe(202);
+      await ctx.app.worker.drain();
+      return ctx.smtp.mails.filter((m) => m.subject === subject)[0];
+    };
+    const mail = await send('Church office');
+    expect(mail.raw).toMatch(/^Reply-To: office@grace\.example\.org$/m);
+    expect(mail.raw).not.toContain('pastor.mary');
+    await api(ctx.app, t.admin.token).put('/api/tenants/current', { replyTo: null });
+    expect((await send('From the pastor')).raw).toMatch(/^Reply-To: pastor\.mary@grace\.example\.org$/m);
   });
 });
 

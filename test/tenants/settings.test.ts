@@ -12,7 +12,42 @@ describe('GET/PUT /api/tenants/current', () => {
     const member = await newUser(ctx, t, 'Member');
     const res = await api(ctx.app, member.token).get('/api/tenants/current');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ slug: t.slug, name: `Church ${t.slug}`, timeZone: 'UTC', currency: 'USD', allowRegistration: true });
+    expect(res.json()).toEqual({
+      slug: t.slug, name: `Church ${t.slug}`, timeZone: 'UTC', currency: 'USD', allowRegistration: true,
+      address: null, taxNumber: null, statementClosing: null, paperSize: 'A4', replyTo: null,
+    });
+  });
+
+  it('giving settings: address, tax number, statement closing, paper size and reply-to are set, read back, trimmed and cleared', async () => {
+    const t = await newTenant(ctx);
+    const admin = api(ctx.app, t.admin.token);
+    const settings = {
+      address: '12 Church Road\nKampala, Uganda', taxNumber: 'UG-501-77', statementClosing: 'No goods or services were provided in exchange for these contributions.',
+      paperSize: 'Letter', replyTo: 'office@grace.example.org',
+    };
+    const res = await admin.put('/api/tenants/current', settings);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject(settings);
+    const member = await newUser(ctx, t, 'Member');
+    expect((await api(ctx.app, member.token).get('/api/tenants/current')).json()).toMatchObject(settings);
+    // Only what is sent changes; blank text and null clear; text is trimmed.
+    expect((await admin.put('/api/tenants/current', { taxNumber: '  UG-9  ', address: '   ', replyTo: null })).json()).toMatchObject({
+      ...settings, taxNumber: 'UG-9', address: null, replyTo: null,
+    });
+    expect((await admin.put('/api/tenants/current', { statementClosing: null })).json()).toMatchObject({ statementClosing: null, paperSize: 'Letter' });
+  });
+
+  it('refuses bad giving settings with 400 naming the field, and changes nothing', async () => {
+    const t = await newTenant(ctx);
+    const admin = api(ctx.app, t.admin.token);
+    expect(expectError(await admin.put('/api/tenants/current', { paperSize: 'A5' }), 400)).toMatch(/paperSize/);
+    expect(expectError(await admin.put('/api/tenants/current', { replyTo: 'not an email' }), 400)).toMatch(/replyTo/);
+    expect(expectError(await admin.put('/api/tenants/current', { address: 'x'.repeat(501) }), 400)).toMatch(/address/);
+    expect(expectError(await admin.put('/api/tenants/current', { taxNumber: 'x'.repeat(101) }), 400)).toMatch(/taxNumber/);
+    expect(expectError(await admin.put('/api/tenants/current', { statementClosing: 'x'.repeat(501) }), 400)).toMatch(/statementClosing/);
+    const leader = await newUser(ctx, t, 'Leader');
+    expectError(await api(ctx.app, leader.token).put('/api/tenants/current', { paperSize: 'Letter' }), 403);
+    expect((await admin.get('/api/tenants/current')).json()).toMatchObject({ paperSize: 'A4', replyTo: null, address: null, taxNumber: null, statementClosing: null });
   });
 
   it('roles:write changes them (currency upper-cased); the change is read back', async () => {

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { BATCH_STATUSES, CONTRIBUTION_METHODS, CONTRIBUTION_STATUSES, PLEDGE_FREQUENCIES } from '../../db/schema/finance.js';
+import { PAPER_SIZES } from '../../db/schema/tenants.js';
 import { Amount, AmountOrZero, Currency, Total } from '../../lib/money.js';
 import { Body, DateString, Id, Instant, LongText, Name, Nullable, PageQueryProps, ShortText, StringEnum } from '../../lib/schemas.js';
 
@@ -229,8 +230,16 @@ export const StatementQuery = Type.Object({
 });
 export type StatementQuery = Static<typeof StatementQuery>;
 export const Address = Type.Object({ street: Nullable(Type.String()), city: Nullable(Type.String()), country: Nullable(Type.String()) });
+/** The church as its statements present it (tenant settings). */
+export const StatementTenant = Type.Object({
+  name: Type.String(),
+  address: Nullable(Type.String({ description: "The church's postal address, printed in the header" })),
+  taxNumber: Nullable(Type.String({ description: "The church's registration or tax number, printed in the header" })),
+  statementClosing: Nullable(Type.String({ description: 'The closing sentence printed at the end' })),
+  paperSize: StringEnum(PAPER_SIZES, { description: 'The paper the PDF is laid out on' }),
+});
 export const StatementSchema = Type.Object({
-  tenant: Type.Object({ name: Type.String() }),
+  tenant: StatementTenant,
   contact: Type.Object({ ...ContactRef.properties, address: Nullable(Address) }),
   period: Type.Object({ from: Type.String(), to: Type.String() }),
   currency: Currency,
@@ -239,7 +248,7 @@ export const StatementSchema = Type.Object({
 });
 export type Statement = Static<typeof StatementSchema>;
 export const HouseholdStatementSchema = Type.Object({
-  tenant: Type.Object({ name: Type.String() }),
+  tenant: StatementTenant,
   household: Type.Object({ id: Type.Integer(), name: Type.String(), address: Nullable(Address) }),
   members: Type.Array(ContactRef, { description: 'The household\'s current members, in the order they joined: the statement covers their gifts' }),
   period: Type.Object({ from: Type.String(), to: Type.String() }),

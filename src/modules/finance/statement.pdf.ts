@@ -160,16 +160,19 @@ function batchWrites(doc: Doc): (() => Buffer) | undefined {
 }
 
 /**
- * A giving statement a donor can file: the church, the donor's name and address, every gift in the
+ * A giving statement a donor can file: the church (its address and registration or tax number when
+ * set), the donor's name and address, every gift in the
  * period, totals by fund, the total and the tax-deductible part. A household's statement is addressed
- * to the household's name and address and names each gift's giver in a column of its own.
+ * to the household's name and address and names each gift's giver in a column of its own. The
+ * church's closing sentence (when set) ends it; the page is the church's paper size (A4 or Letter).
  * Uncompressed content streams (`compress: false`): a one-page statement stays small, bulk ZIPs
  * deflate it anyway, and the text stays searchable by tools and tests. `sharedFonts: false` renders
  * with pdfkit's own per-document fonts (what the tests compare the shared ones with).
  */
 export function renderStatementPdf(s: Statement | HouseholdStatement, { sharedFonts = true }: { sharedFonts?: boolean } = {}): Promise<Buffer> {
   const info = { Title: `Giving statement ${s.period.from} to ${s.period.to}`, Author: s.tenant.name };
-  const { doc, output } = newDocument({ size: 'A4', margin: 50, compress: false, info }, sharedFonts);
+  const size = s.tenant.paperSize === 'Letter' ? 'LETTER' : 'A4';
+  const { doc, output } = newDocument({ size, margin: 50, compress: false, info }, sharedFonts);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -182,6 +185,10 @@ export function renderStatementPdf(s: Statement | HouseholdStatement, { sharedFo
   const household = 'household' in s;
 
   doc.font('Helvetica-Bold').fontSize(18).text(s.tenant.name);
+  // The church's address (its lines as entered) and registration or tax number, when set.
+  const church = [...(s.tenant.address ?? '').split(/\r?\n/), ...(s.tenant.taxNumber ? [`Registration / tax number: ${s.tenant.taxNumber}`] : [])].map((l) => l.trim()).filter(Boolean);
+  if (church.length) doc.font('Helvetica').fontSize(9).text(church.join('\n'), { width });
+  doc.moveDown(0.5);
   doc.font('Helvetica').fontSize(12).text(`Giving statement: ${s.period.from} to ${s.period.to}`);
   doc.moveDown();
   const name = household ? s.household.name : [s.contact.firstName, s.contact.lastName].filter(Boolean).join(' ');
@@ -236,6 +243,7 @@ export function renderStatementPdf(s: Statement | HouseholdStatement, { sharedFo
   row(only(0, 'Tax-deductible'), money(s.totals.deductible), true);
   doc.moveDown(2);
   doc.font('Helvetica').fontSize(9).text(`Amounts are net of refunds. ${s.tenant.name} thanks you for your generosity.`, left, doc.y, { width });
+  if (s.tenant.statementClosing) doc.moveDown(0.5).font('Helvetica').fontSize(10).text(s.tenant.statementClosing, left, doc.y, { width });
   doc.end();
   return done;
 }

@@ -3,7 +3,42 @@ import type { Db } from '../../db/client.js';
 import type { ContributionMethod } from '../../db/schema/finance.js';
 import { toMinor } from '../../lib/money.js';
 import { idArray, rowsOf } from './finance.common.js';
+import type { PaperSize } from '../../db/schema/tenants.js';
 import type { HouseholdStatement, Statement } from './finance.schemas.js';
+
+/** What a statement takes from the tenant's settings. */
+export interface StatementSettings {
+  name: string;
+  currency: string;
+  address: string | null;
+  taxNumber: string | null;
+  statementClosing: string | null;
+  paperSize: PaperSize;
+}
+
+/** The tenant columns a statement query selects (`tn` is the tenant row). */
+const TENANT_COLUMNS = sql`tn.name as tenant_name, tn.currency, tn.address as tenant_address, tn.tax_number as tenant_tax_number,
+  tn.statement_closing as tenant_statement_closing, tn.paper_size as tenant_paper_size`;
+
+/** The tenant columns of a statement row. */
+interface TenantRow {
+  tenant_name: string; currency: string; tenant_address?: string | null; tenant_tax_number?: string | null;
+  tenant_statement_closing?: string | null; tenant_paper_size?: string | null;
+}
+
+/** The statement's church: the settings given, else the row's tenant columns. */
+function statementTenant(row: TenantRow, given?: StatementSettings): { tenant: Statement['tenant']; currency: string } {
+  if (given) {
+    return { tenant: { name: given.name, address: given.address, taxNumber: given.taxNumber, statementClosing: given.statementClosing, paperSize: given.paperSize }, currency: given.currency };
+  }
+  return {
+    tenant: {
+      name: row.tenant_name, address: row.tenant_address ?? null, taxNumber: row.tenant_tax_number ?? null, statementClosing: row.tenant_statement_closing ?? null,
+      paperSize: row.tenant_paper_size === 'Letter' ? 'Letter' : 'A4',
+    },
+    currency: row.currency,
+  };
+}
 
 /**
  * Giving statements of one or many donors in a fixed number of queries (contacts, lines, totals):
@@ -90,7 +125,7 @@ export interface StatementHouseholdInput {
  * by name, then all funds) summed in SQL, as loadStatements does for a donor.
  */
 export async function loadHouseholdStatements(
-  tx: Db, tenantId: number, households: readonly StatementHouseholdInput[], together: readonly Together[], scope: StatementScope, tenant?: { name: string; currency: string },
+  tx: Db, tenantId: number, households: readonly StatementHouseholdInput[], together: readonly Together[], scope: StatementScope, tenant?: StatementSettings,
 ): Promise<Map<number, HouseholdStatement>> {
   const rows = rowsOf<HouseholdStatementRow>(
     await tx.execute(sql`
@@ -113,7 +148,7 @@ export async function loadHouseholdStatements(
           from g group by grouping sets ((g.household_id, g.fund_id, g.fund_name), (g.household_id))
         ) s group by s.household_id
       )
-      select h.id, l.lines, t.totals, tn.name as tenant_name, tn.currency
+      select h.id, l.lines, t.totals, ${TENANT_COLUMNS}
       from unnest(${idArray(households.map((h) => h.id))}) as h(id)
       join tenants tn on tn.id = ${tenantId}
       left join l on l.household_id = h.id
@@ -125,12 +160,13 @@ export async function loadHouseholdStatements(
     const row = byId.get(h.id);
     if (!row) continue;
     const lines = parseJson<[unknown, string, unknown, string, boolean, string, ContributionMethod, string | null, unknown, string, string]>(row.lines);
+    const church = statementTenant(row, tenant);
     out.set(h.id, {
-      tenant: { name: tenant?.name ?? row.tenant_name },
+      tenant: church.tenant,
       household: { id: h.id, name: h.name, address: h.address },
       members: h.members.map((m) => ({ id: m.id, firstName: m.firstName, lastName: m.lastName })),
       period: { from: scope.from, to: scope.to },
-      currency: tenant?.currency ?? row.currency,
+      currency: church.currency,
       lines: lines.map(([contributionId, date, fundId, fundName, isTaxDeductible, net, method, reference, giverId, firstName, lastName]) => ({
         contributionId: Number(contributionId), date, giver: { id: Number(giverId), firstName, lastName }, fund: { id: Number(fundId), name: fundName },
         amount: toMinor(net), method, reference, isTaxDeductible,
@@ -142,8 +178,8 @@ export async function loadHouseholdStatements(
 }
 
 /** A row of loadHouseholdStatements' statement: a household's lines and totals as JSON. */
-export interface HouseholdStatementRow {
-  id: unknown; lines: unknown; totals: unknown; tenant_name: string; currency: string;
+export interface HouseholdStatementRow extends TenantRow {
+  id: unknown; lines: unknown; totals: unknown;
 }
 
 /**
@@ -151,7 +187,7 @@ export interface HouseholdStatementRow {
  * a row per contact with its lines and its totals (per fund by name, then all funds) as JSON, amounts
  * as text (exact whatever their size); the tenant's name and currency from the tenant row unless given.
  */
-export async function loadStatements(tx: Db, tenantId: number, contactIds: readonly number[], scope: StatementScope, tenant?: { name: string; currency: string }): Promise<Map<number, Statement>> {
+export async function loadStatements(tx: Db, tenantId: number, contactIds: readonly number[], scope: StatementScope, tenant?: StatementSettings): Promise<Map<number, Statement>> {
   const ids = idArray(contactIds);
   const rows = rowsOf<StatementRow>(
     await tx.execute(sql`
@@ -169,7 +205,7 @@ export async function loadStatements(tx: Db, tenantId: number, contactIds: reado
         ) s group by s.contact_id
       )
       select k.id, coalesce(p.first_name, co.name, '') as first_name, coalesce(p.last_name, '') as last_name,
-        a.street, a.city, a.country, a.id is not null as has_address, l.lines, t.totals, tn.name as tenant_name, tn.currency
+        a.street, a.city, a.country, a.id is not null as has_address, l.lines, t.totals, ${TENANT_COLUMNS}
       from contacts k
       join tenants tn on tn.id = k.tenant_id
       left join persons p on p.tenant_id = k.tenant_id and p.contact_id = k.id
@@ -184,21 +220,22 @@ export async function loadStatements(tx: Db, tenantId: number, contactIds: reado
 }
 
 /** A row of loadStatements' statement: a contact with its lines and totals as JSON. */
-export interface StatementRow {
+export interface StatementRow extends TenantRow {
   id: unknown; first_name: string; last_name: string; street: string | null; city: string | null; country: string | null;
-  has_address: boolean; lines: unknown; totals: unknown; tenant_name: string; currency: string;
+  has_address: boolean; lines: unknown; totals: unknown;
 }
 
 /** loadStatements' rows as statements, keyed by contact id (exported for the bench's PDF ceiling, bench/scenarios.ts f3r). */
-export function statementsFromRows(rows: readonly StatementRow[], scope: StatementScope, tenant?: { name: string; currency: string }): Map<number, Statement> {
+export function statementsFromRows(rows: readonly StatementRow[], scope: StatementScope, tenant?: StatementSettings): Map<number, Statement> {
   const json = parseJson;
   const out = new Map<number, Statement>();
   for (const k of rows) {
+    const church = statementTenant(k, tenant);
     const statement: Statement = {
-      tenant: { name: tenant?.name ?? k.tenant_name },
+      tenant: church.tenant,
       contact: { id: Number(k.id), firstName: k.first_name, lastName: k.last_name, address: k.has_address ? { street: k.street, city: k.city, country: k.country } : null },
       period: { from: scope.from, to: scope.to },
-      currency: tenant?.currency ?? k.currency,
+      currency: church.currency,
       lines: json<[unknown, string, unknown, string, boolean, string, ContributionMethod, string | null]>(k.lines).map(([contributionId, date, fundId, fundName, isTaxDeductible, net, method, reference]) => ({
         contributionId: Number(contributionId), date, fund: { id: Number(fundId), name: fundName }, amount: toMinor(net), method, reference, isTaxDeductible,
       })),

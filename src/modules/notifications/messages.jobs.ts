@@ -46,11 +46,13 @@ export const messageSendJob: JobHandler = {
     // vacuum), which made every batch slower than the one before.
     const afterId = Number(job.payload.afterId ?? 0);
     const batch = await withTenant(ctx.db, job.tenantId, async (tx) => {
-      // Replies go to whoever sent the message (their account's email), else to the From address.
+      // Replies go to the church's reply-to address (tenant setting) when set, else to whoever sent the
+      // message (their account's email), else to the From address.
       const [message] = await rows<{ subject: string; body: string; church: string; reply_to: string | null }>(tx, sql`
         update messages m set status = 'Sending' where m.tenant_id = ${job.tenantId} and m.id = ${messageId} and m.status in ('Queued', 'Sending')
         returning m.subject, m.body, (select name from tenants where id = ${job.tenantId}) as church,
-          (select u.email from users u where u.tenant_id = m.tenant_id and u.id = m.created_by and u.status = 'Active') as reply_to`);
+          coalesce((select reply_to from tenants where id = ${job.tenantId}),
+            (select u.email from users u where u.tenant_id = m.tenant_id and u.id = m.created_by and u.status = 'Active')) as reply_to`);
       if (!message) return undefined;
       const claimed = await rows<Claimed>(tx, sql`
         update message_deliveries d set claimed_until = now() + make_interval(secs => ${CLAIM_SECONDS})

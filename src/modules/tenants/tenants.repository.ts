@@ -20,7 +20,7 @@ export async function findTenantById(db: Db, id: number): Promise<Tenant | undef
   return row;
 }
 
-export type TenantSettingsPatch = Partial<Pick<Tenant, 'name' | 'timeZone' | 'currency' | 'allowRegistration'>>;
+export type TenantSettingsPatch = Partial<Pick<Tenant, 'name' | 'timeZone' | 'currency' | 'allowRegistration' | 'address' | 'taxNumber' | 'statementClosing' | 'paperSize' | 'replyTo'>>;
 
 export async function updateTenant(db: Db, id: number, values: TenantSettingsPatch): Promise<Tenant | undefined> {
   if (Object.keys(values).length === 0) return findTenantById(db, id);

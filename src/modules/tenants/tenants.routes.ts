@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { Body, errors, Name, Paginated, PageQuery } from '../../lib/schemas.js';
+import { PAPER_SIZES } from '../../db/schema/index.js';
+import { Body, Email, errors, Name, Nullable, Paginated, PageQuery, StringEnum } from '../../lib/schemas.js';
 import type { ModuleOptions } from '../module.js';
 import { getCurrentTenant, listTenants, updateCurrentTenant } from './tenants.service.js';
 
@@ -12,13 +13,26 @@ const TenantSettingsSchema = Type.Object({
   timeZone: Type.String({ description: 'IANA time zone: "today", weeks (from Sunday) and months are computed in it' }),
   currency: Type.String({ description: 'ISO 4217 code; amounts are integers in its minor unit' }),
   allowRegistration: Type.Boolean(),
+  address: Nullable(Type.String({ description: "The church's postal address (free text), printed in a statement's header" })),
+  taxNumber: Nullable(Type.String({ description: "The church's registration or tax number, printed in a statement's header" })),
+  statementClosing: Nullable(Type.String({ description: 'A closing sentence printed at the end of giving statements' })),
+  paperSize: StringEnum(PAPER_SIZES, { description: 'The paper statement PDFs are laid out on (A4 by default)' }),
+  replyTo: Nullable(Type.String({ description: "Where replies to the church's messages go; null: the sending user's own email" })),
 });
+
+/** Free text; an empty or blank value clears it (null). */
+const OptionalText = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
 
 const UpdateTenantBody = Body({
   name: Type.Optional(Name),
   timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   currency: Type.Optional(Type.String({ minLength: 3, maxLength: 3 })),
   allowRegistration: Type.Optional(Type.Boolean()),
+  address: OptionalText(500),
+  taxNumber: OptionalText(100),
+  statementClosing: OptionalText(500),
+  paperSize: Type.Optional(StringEnum(PAPER_SIZES)),
+  replyTo: Type.Optional(Nullable(Email)),
 });
 
 /** GET /api/tenants (public, for a login screen: slug and name only); the caller's tenant settings. */

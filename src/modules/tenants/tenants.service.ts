@@ -40,7 +40,12 @@ async function checkNoAmounts(tx: Db, tenantId: number, currency: string): Promi
 export async function updateCurrentTenant(db: Db, auth: Principal, patch: repo.TenantSettingsPatch): Promise<TenantSettings> {
   if (patch.timeZone !== undefined && !isTimeZone(patch.timeZone)) throw new BadRequestError(`body/timeZone ${patch.timeZone} is not an IANA time zone`);
   if (patch.currency !== undefined && !isCurrency(patch.currency)) throw new BadRequestError(`body/currency ${patch.currency} is not an ISO 4217 code`);
-  const values = { ...patch, ...(patch.currency ? { currency: patch.currency.toUpperCase() } : {}) };
+  const values: repo.TenantSettingsPatch = { ...patch, ...(patch.currency ? { currency: patch.currency.toUpperCase() } : {}) };
+  // Free text is kept trimmed; blank clears it (null), as null does.
+  for (const key of ['address', 'taxNumber', 'statementClosing', 'replyTo'] as const) {
+    const v = values[key];
+    if (typeof v === 'string') values[key] = v.trim() === '' ? null : v.trim();
+  }
   return withTenant(db, auth, async (tx) => {
     const before = await loadTenantSettings(tx, auth.tenantId);
     if (values.currency !== undefined && values.currency !== before.currency) await checkNoAmounts(tx, auth.tenantId, before.currency);
