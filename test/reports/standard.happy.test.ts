@@ -70,7 +70,8 @@ describe('growth', () => {
     const res = await api(ctx.app, t.admin.token).get('/api/reports/growth?from=2024-01-01&to=2024-03-31&format=csv');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
-    expect(res.headers['content-disposition']).toBe('attachment; filename="growth-2024-01-01-2024-03-31.csv"');
+    // The file name says the report, its scope and its window.
+    expect(res.headers['content-disposition']).toBe('attachment; filename="growth_all-groups_2024-01-01_to_2024-03-31.csv"');
     expect(res.body).toBe([
       'Month,New contacts,To Active,To Inactive,To MovedAway,To TransferredToAnotherChurch,To Deceased',
       '2024-01-01,2,0,0,0,0,0',
@@ -78,6 +79,26 @@ describe('growth', () => {
       '2024-03-01,0,1,0,1,0,0',
       '',
     ].join('\r\n'));
+  });
+
+  it('the CSV file name names the group (-only without its subtree) and the tenant-wide scope; Accept: text/csv asks for the CSV', async () => {
+    const admin = api(ctx.app, t.admin.token);
+    const disposition = async (url: string, accept?: string) => {
+      const res = await ctx.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${t.admin.token}`, ...(accept ? { accept } : {}) } });
+      expect(res.statusCode, res.body).toBe(200);
+      return [res.headers['content-type'], res.headers['content-disposition']];
+    };
+    expect((await disposition(`/api/reports/growth?from=2024-01-01&to=2024-03-31&groupId=${tree.zoneA.id}&format=csv`))[1])
+      .toBe('attachment; filename="growth_zone-a_2024-01-01_to_2024-03-31.csv"');
+    expect((await disposition(`/api/reports/growth?from=2024-01-01&to=2024-03-31&groupId=${tree.zoneA.id}&includeDescendants=false&format=csv`))[1])
+      .toBe('attachment; filename="growth_zone-a-only_2024-01-01_to_2024-03-31.csv"');
+    expect((await disposition('/api/reports/giving-summary?from=2024-01-01&to=2024-03-31&format=csv'))[1])
+      .toBe('attachment; filename="giving-summary_whole-church_2024-01-01_to_2024-03-31.csv"');
+    const [type, name] = await disposition('/api/reports/growth?from=2024-01-01&to=2024-03-31', 'text/csv');
+    expect(type).toMatch(/^text\/csv/);
+    expect(name).toBe('attachment; filename="growth_all-groups_2024-01-01_to_2024-03-31.csv"');
+    // Without that Accept the answer stays JSON.
+    expect((await admin.get('/api/reports/growth?from=2024-01-01&to=2024-03-31')).headers['content-type']).toMatch(/^application\/json/);
   });
 });
 

@@ -156,6 +156,7 @@ export const ROUTES: Record<string, RouteEntry> = {
   'PUT /api/notifications/:id/read': { params: { id: 'notification' } },
   'GET /api/notifications/messages': {},
   'POST /api/notifications/messages': { body: (f) => ({ audience: { contactIds: [f.contact] }, subject: 's', body: 'b' }) },
+  'POST /api/notifications/messages/preview': { body: (f) => ({ audience: { contactIds: [f.contact] }, subject: 's', body: 'b' }) },
   'GET /api/notifications/messages/:id': { params: { id: 'message' } },
   'GET /api/notifications/messages/:id/deliveries': { params: { id: 'message' } },
   'GET /api/notifications/preferences': {},

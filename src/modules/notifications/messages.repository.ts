@@ -72,14 +72,15 @@ export interface Audience {
  * thousands is queued without loading anyone into memory. The address is the contact's primary
  * email (else its first).
  */
-export async function insertDeliveries(tx: Db, tenantId: number, messageId: number, audience: Audience) {
+/** The `audience` and `resolved` CTEs: each distinct contact of the audience with its opt-out and address. */
+function resolvedAudienceSql(tenantId: number, audience: Audience): SQL {
   const groupMembers = audience.groupPaths.length
     ? sql`union select gm.contact_id from group_memberships gm join ${groups} on ${groups.tenantId} = gm.tenant_id and ${groups.id} = gm.group_id
         where gm.tenant_id = ${tenantId} and gm.is_active and (${sql.join(audience.groupPaths.map((p) => subtreeFilter(groups.path, p)), sql` or `)})
           and ${visibleGroupFilter(audience.scope)}`
     : sql``;
-  const [result] = await rows<{ recipients: string | number; opted_out: string | number; no_email: string | number }>(tx, sql`
-    with audience as (
+  return sql`
+    audience as (
       select unnest(${`{${audience.contactIds.join(',')}}`}::bigint[]) as contact_id
       ${groupMembers}
       ${audience.listMembers ? sql`union select id from (${audience.listMembers}) list_members(id)` : sql``}
@@ -87,7 +88,18 @@ export async function insertDeliveries(tx: Db, tenantId: number, messageId: numb
       select c.id, c.email_opt_out,
         (select e.value from contact_emails e where e.tenant_id = c.tenant_id and e.contact_id = c.id order by e.is_primary desc, e.position, e.id limit 1) as email
       from contacts c where c.tenant_id = ${tenantId} and c.id in (select contact_id from audience)
-    ), inserted as (
+    )`;
+}
+
+/**
+ * Resolves the audience into one delivery row per distinct reachable contact (opted-out contacts
+ * and contacts without an email are counted, not inserted), in one statement: a message to
+ * thousands is queued without loading anyone into memory. The address is the contact's primary
+ * email (else its first).
+ */
+export async function insertDeliveries(tx: Db, tenantId: number, messageId: number, audience: Audience) {
+  const [result] = await rows<{ recipients: string | number; opted_out: string | number; no_email: string | number }>(tx, sql`
+    with ${resolvedAudienceSql(tenantId, audience)}, inserted as (
       insert into message_deliveries (tenant_id, message_id, contact_id, email)
       select ${tenantId}, ${messageId}, id, email from resolved where not email_opt_out and email is not null order by id
       returning 1
@@ -100,6 +112,44 @@ export async function insertDeliveries(tx: Db, tenantId: number, messageId: numb
   await tx.update(m).set({ recipientCount: counts.recipientCount, skippedNoEmail: counts.noEmail, skippedOptedOut: counts.optedOut })
     .where(and(eq(m.tenantId, tenantId), eq(m.id, messageId)));
   return counts;
+}
+
+export interface PreviewPerson { id: number; firstName: string; lastName: string; email: string | null; optedOut: boolean }
+
+/**
+ * What a send to this audience would do, without writing anything: the counts (as insertDeliveries
+ * would make them), the first recipient (lowest contact id, the first delivery a send queues) and
+ * up to `limit` skipped contacts with their names, in contact id order.
+ */
+export async function previewAudience(tx: Db, tenantId: number, audience: Audience, limit: number) {
+  const named = sql`coalesce(p.first_name, co.name, '') as first_name, coalesce(p.last_name, '') as last_name`;
+  const joins = sql`left join persons p on p.tenant_id = ${tenantId} and p.contact_id = r.id
+    left join companies co on co.tenant_id = ${tenantId} and co.contact_id = r.id`;
+  const list = await rows<{ kind: 'counts' | 'first' | 'skipped'; id: string | number | null; first_name: string | null; last_name: string | null; email: string | null; email_opt_out: boolean | null; recipients: string | number | null; opted_out: string | number | null; no_email: string | number | null }>(tx, sql`
+    with ${resolvedAudienceSql(tenantId, audience)}
+    (select 'counts' as kind, null::bigint as id, null::text as first_name, null::text as last_name, null::text as email, null::boolean as email_opt_out,
+       count(*) filter (where not email_opt_out and email is not null) as recipients,
+       count(*) filter (where email_opt_out) as opted_out,
+       count(*) filter (where not email_opt_out and email is null) as no_email
+     from resolved)
+    union all
+    (select 'first', r.id, ${named}, r.email, r.email_opt_out, null, null, null
+     from resolved r ${joins} where not r.email_opt_out and r.email is not null order by r.id limit 1)
+    union all
+    (select 'skipped', r.id, ${named}, r.email, r.email_opt_out, null, null, null
+     from resolved r ${joins} where r.email_opt_out or r.email is null order by r.id limit ${limit})`);
+  const counts = list.find((r) => r.kind === 'counts')!;
+  const person = (r: (typeof list)[number]): PreviewPerson => ({
+    id: Number(r.id), firstName: r.first_name ?? '', lastName: r.last_name ?? '', email: r.email, optedOut: Boolean(r.email_opt_out),
+  });
+  const first = list.find((r) => r.kind === 'first');
+  return {
+    recipientCount: Number(counts.recipients),
+    noEmail: Number(counts.no_email),
+    optedOut: Number(counts.opted_out),
+    first: first ? person(first) : null,
+    skipped: list.filter((r) => r.kind === 'skipped').map(person),
+  };
 }
 
 export async function pageDeliveries(tx: Db, tenantId: number, messageId: number, status: string | undefined, page: Page) {

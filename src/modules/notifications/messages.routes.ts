@@ -3,7 +3,7 @@ import { errors, IdParams, NoContent, PageQuery, Paginated } from '../../lib/sch
 import type { ModuleOptions } from '../module.js';
 import { createMessagesService } from './messages.service.js';
 import {
-  CreateMessageBody, CreateTemplateBody, ListMessageDeliveriesQuery, ListMessagesQuery, MessageAcceptedSchema, MessageDeliverySchema, MessageSchema,
+  CreateMessageBody, CreateTemplateBody, ListMessageDeliveriesQuery, ListMessagesQuery, MessageAcceptedSchema, MessageDeliverySchema, MessagePreviewSchema, MessageSchema,
   TemplateSchema, UpdateTemplateBody,
 } from './notifications.schemas.js';
 import { createTemplatesService } from './templates.service.js';
@@ -29,6 +29,19 @@ export const messagesRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (a
       response: { 202: MessageAcceptedSchema, ...errors(400, 401, 403, 404) },
     },
     handler: async (request, reply) => reply.status(202).send(await messages.create(request.auth, request.body)),
+  });
+
+  app.post('/messages/preview', {
+    config: send,
+    schema: {
+      tags,
+      description: 'The same body as POST /messages; writes nothing. Answers how many emails a send would queue, which contacts it would skip and why ' +
+        '(noEmail, optedOut; the first 100 by contact id, skippedCount counts them all), and the first recipient\'s subject and body with the merge fields filled in. ' +
+        'The same checks and errors as the send (403 without the reading rights the audience needs, 404 for what is missing or invisible, 400 for an unknown merge field).',
+      body: CreateMessageBody,
+      response: { 200: MessagePreviewSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: (request) => messages.preview(request.auth, request.body),
   });
 
   app.get('/messages', {

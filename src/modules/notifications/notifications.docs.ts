@@ -19,6 +19,13 @@ export const notificationsDocs: ModuleDocs = {
     errors: { 400: 'Neither subject and body nor a templateId', 404: 'A contact, group, list or template does not exist or is not visible' },
     example: { channel: 'Email', audience: { groupIds: [7] }, subject: 'Cell meeting moved', body: 'Dear {{firstName}}, this week we meet on Friday.' },
   },
+  'POST /api/notifications/messages/preview': {
+    summary: 'Preview a message before sending it',
+    description: 'Who would receive it, who would be skipped and why, and the first recipient\'s text: nothing is queued or recorded.',
+    visibility: `${VISIBILITY.tenant} Groups must be visible to the caller; a saved list is evaluated with the caller's visibility.`,
+    errors: { 400: 'Neither subject and body nor a templateId; an unknown merge field', 404: 'A contact, group, list or template does not exist or is not visible' },
+    example: { audience: { groupIds: [7] }, subject: 'Cell meeting moved', body: 'Dear {{firstName}}, this week we meet on Friday.' },
+  },
   'GET /api/notifications/messages': { summary: 'List sent messages', visibility: VISIBILITY.tenant },
   'GET /api/notifications/messages/:id': { summary: 'Read a message with its delivery counts', visibility: VISIBILITY.tenant, errors: { 404: 'No message with this id in the tenant' } },
   'GET /api/notifications/messages/:id/deliveries': { summary: 'A message\'s deliveries', visibility: VISIBILITY.tenant, errors: { 404: 'No message with this id in the tenant' } },

@@ -99,6 +99,20 @@ export const MessageAcceptedSchema = Type.Object({
   skipped: Type.Object({ noEmail: Type.Integer(), optedOut: Type.Integer() }),
 });
 
+const PreviewContact = Type.Object({ id: Type.Integer(), firstName: Type.String(), lastName: Type.String() });
+export const MessagePreviewSchema = Type.Object({
+  recipientCount: Type.Integer({ description: 'How many emails a send would queue' }),
+  skippedCount: Type.Object({ noEmail: Type.Integer(), optedOut: Type.Integer() }),
+  skipped: Type.Array(
+    Type.Object({ contact: PreviewContact, reason: StringEnum(['noEmail', 'optedOut'] as const) }),
+    { description: 'The contacts a send would skip and why, by contact id (the first 100; skippedCount counts them all)' },
+  ),
+  first: Nullable(Type.Object(
+    { contact: PreviewContact, to: Type.String(), subject: Type.String(), body: Type.String() },
+    { description: 'The first recipient\'s email with the merge fields filled in (null: nobody would receive it)' },
+  )),
+});
+
 export const MessageSchema = Type.Object({
   id: Type.Integer(),
   channel: Type.String(),

@@ -5,7 +5,7 @@ import type { Principal } from '../../plugins/auth.js';
 import { loadTenantSettings } from '../../tenancy/settings.js';
 import { param, parseParam, type ReportDefinition, type ReportParam, type ReportResult, type Row } from './report.types.js';
 import { REPORTS } from './reports.registry.js';
-import { checkWindow, resolveScope } from './scope.js';
+import { checkWindow, resolveScope, type HierarchyScope } from './scope.js';
 
 /** Parameters every report takes (groupId and includeDescendants only the hierarchy-scoped ones). */
 const WINDOW_PARAMS: ReportParam[] = [
@@ -24,6 +24,26 @@ export function parametersOf(def: ReportDefinition): ReportParam[] {
     void max;
     return p;
   });
+}
+
+/** Lower-case ASCII words joined by '-' (a file name part). */
+function slug(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'group';
+}
+
+/**
+ * The scope as a file name part: the group's name (with `-only` when its subtree is left out),
+ * `all-groups` for every group the caller sees, `whole-church` for the tenant-wide reports.
+ */
+export function scopeLabel(def: ReportDefinition, scope: HierarchyScope | null): string {
+  if (!def.hierarchy || !scope) return 'whole-church';
+  if (!scope.root) return 'all-groups';
+  return `${slug(scope.root.name)}${scope.includeDescendants ? '' : '-only'}`;
+}
+
+/** The CSV's file name: the report, its scope and its window, e.g. `attendance-trend_north-zone_2026-01-04_to_2026-03-28.csv`. */
+export function csvFileName(key: string, scope: string, window: { from: unknown; to: unknown }): string {
+  return `${key}_${scope}_${String(window.from)}_to_${String(window.to)}.csv`;
 }
 
 export function canRun(auth: Principal, def: ReportDefinition): boolean {
@@ -48,7 +68,7 @@ export function createReportsService({ db }: { db: Db }) {
     },
 
     /** Runs one report: unknown key 404, missing permission 403, unknown or malformed parameter 400. */
-    run(auth: Principal, key: string, query: Record<string, unknown>): Promise<{ output: ReportOutput; format: 'json' | 'csv'; definition: ReportDefinition }> {
+    run(auth: Principal, key: string, query: Record<string, unknown>): Promise<{ output: ReportOutput; format: 'json' | 'csv'; definition: ReportDefinition; scopeLabel: string }> {
       const def = REPORTS.find((d) => d.key === key);
       if (!def) throw new NotFoundError(`Report ${key}`);
       if (!canRun(auth, def)) throw new ForbiddenError(`Report ${key} needs the permissions ${['reports:read', ...def.permissions].join(', ')}`);
@@ -87,6 +107,7 @@ export function createReportsService({ db }: { db: Db }) {
           output: { key: def.key, name: def.name, parameters, columns: def.columns, rows: result.rows, totals: result.totals, ...(money ? { currency: settings.currency } : {}) },
           format: (parsed.format as 'json' | 'csv' | undefined) ?? 'json',
           definition: def,
+          scopeLabel: scopeLabel(def, scope),
         };
       });
     },
