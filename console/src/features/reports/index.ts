@@ -1,1 +1,2 @@
+import '@mantine/charts/styles.css';
 export { ReportsRoutes } from './ReportsRoutes';
