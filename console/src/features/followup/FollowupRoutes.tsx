@@ -1,12 +1,17 @@
-import { Text } from '@mantine/core';
 import { Route, Routes } from 'react-router';
-import { Page } from '../../shared';
+import { BoardPage } from './BoardPage';
+import { BoardsPage } from './BoardsPage';
+import { MyTasksPage } from './MyTasksPage';
+import { TaskPage } from './TaskPage';
 
-/** The Follow-up area (console.md "Screens"). Placeholder until its screens land. */
+/** Follow-up (console.md "Screens"): pipeline boards, my tasks, a task's page. */
 export function FollowupRoutes() {
   return (
     <Routes>
-      <Route index element={<Page title="Follow-up"><Text>This area is being built.</Text></Page>} />
+      <Route index element={<BoardsPage />} />
+      <Route path="boards/:id" element={<BoardPage />} />
+      <Route path="my-tasks" element={<MyTasksPage />} />
+      <Route path="tasks/:id" element={<TaskPage />} />
     </Routes>
   );
 }

@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router';
 import { Can, ErrorAlert, Loading, Page, useFormat, useSignedIn } from '../../shared';
 import { AddToGroup } from './AddToGroup';
 import { HouseholdSection } from './HouseholdSection';
+import { NewTaskButton } from './NewTaskButton';
 import { PrivacyActions } from './PrivacyActions';
 import { useGiving, usePerson, useTasks, useTimeline, type Person } from './api';
 import { personName } from './names';
@@ -89,6 +90,7 @@ function Tasks({ contactId }: { contactId: number }) {
           <List.Item key={t.id}>{t.title} · {t.status}{t.dueDate ? ` · due ${f.date(t.dueDate)}` : ''}{t.overdue ? ' · overdue' : ''}</List.Item>
         ))}
       </List>
+      <NewTaskButton contactId={contactId} />
     </Section>
   );
 }
