@@ -1,9 +1,11 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
+import { newService, newSession, record, weeksBefore } from '../helpers/attendance.factories.js';
 import { checkScreen, describeInBrowser, newPage, setupBrowser, signIn } from '../helpers/browser.js';
 import { newPerson } from '../helpers/contacts.factories.js';
 import { newTenant, PASSWORD } from '../helpers/factories.js';
+import type { TestTenant } from '../helpers/factories.js';
 import { addMembership, newGroup, newLeaderOf } from '../helpers/groups.factories.js';
 
 const ctx = setupBrowser();
@@ -102,4 +104,129 @@ describeInBrowser('the console: attendance', { timeout: 240_000 }, () => {
     expect(feed.data.map((r: { date: string; kind: string }) => [r.date, r.kind])).toEqual([[today(), 'Guest'], [lastWeek, 'Guest']]);
     await page.context().close();
   });
+
+  it('the summary of a zone shows, chart then table, exactly the numbers the API returns, by week and by month', async () => {
+    const t = await newTenant(ctx);
+    const { zone, a, b, people } = await zoneWithTwoFellowships(t);
+    const weeks = weeksBefore(today(), 3);
+    for (const [i, date] of weeks.entries()) {
+      const sa = await newSession(ctx, t, { groupId: a.id }, date);
+      await record(ctx, t, sa.id, people.a.slice(0, 3 + (i % 2)));
+      if (i === 1) await record(ctx, t, sa.id, [(await newPerson(ctx, t, 'Visiting', `Guest${i}`)).id], 'Guest');
+    }
+    const sb = await newSession(ctx, t, { groupId: b.id }, weeks[2]);
+    await record(ctx, t, sb.id, people.b);
+    const service = await newService(ctx, t, zone.id, { name: 'Zone Gathering', dayOfWeek: new Date(`${weeks[0]}T00:00:00Z`).getUTCDay() });
+    const ss = await newSession(ctx, t, { serviceId: service.id }, weeks[0]);
+    expect((await api(ctx.app, t.admin.token).put(`/api/attendance/sessions/${ss.id}/headcounts`, { counts: [{ type: 'Adults', count: 41 }, { type: 'Children', count: 17 }] })).statusCode).toBe(200);
+
+    const page = await newPage(ctx);
+    await signIn(page, t.slug, 'admin', PASSWORD);
+    await page.goto('/attendance/summary');
+    await page.getByRole('heading', { name: 'Attendance summary' }).waitFor();
+    await pickGroup(page, 'Group (with everything under it)', 'East Zone');
+    const asked = page.waitForResponse((r) => r.url().includes('/api/attendance/summary') && r.url().includes(`groupId=${zone.id}`));
+    await page.getByRole('combobox', { name: 'Window' }).click();
+    await page.getByRole('option', { name: 'Last 4 weeks' }).click();
+    const answered = await asked;
+    await page.getByRole('heading', { name: 'East Zone' }).waitFor();
+    await page.locator('.recharts-surface').first().waitFor();
+    await screen(page, 'attendance-summary-chart');
+
+    await page.getByRole('button', { name: 'Show as table' }).click();
+    const fromApi = (await api(ctx.app, t.admin.token).get(new URL(answered.url()).pathname + new URL(answered.url()).search)).json();
+    expect(await answered.json()).toEqual(fromApi);
+    expect(fromApi.totals).toMatchObject({ present: 3 + 4 + 1 + 3 + 3, guests: 1, headcount: 58 });
+    await expectTable(page, fromApi);
+    await screen(page, 'attendance-summary-table');
+
+    const byMonth = page.waitForResponse((r) => r.url().includes('/api/attendance/summary') && r.url().includes('interval=month'));
+    await page.getByText('Month', { exact: true }).click();
+    const monthly = (await api(ctx.app, t.admin.token).get(new URL((await byMonth).url()).pathname + new URL((await byMonth).url()).search)).json();
+    expect(monthly.interval).toBe('month');
+    await expectTable(page, monthly);
+    await page.context().close();
+  });
+
+  it('absentees of a zone, with their last attendance; one tap on "Follow up" creates a task the API lists', async () => {
+    const t = await newTenant(ctx);
+    const { zone, a, people } = await zoneWithTwoFellowships(t);
+    const weeks = weeksBefore(today(), 4);
+    for (const [i, date] of weeks.entries()) {
+      const s = await newSession(ctx, t, { groupId: a.id }, date);
+      await record(ctx, t, s.id, people.a.slice(0, i === 0 ? 4 : 2)); // Chebet and Daudi stopped coming; Esther never came
+    }
+    const leader = await newLeaderOf(ctx, t, zone);
+    const page = await newPage(ctx);
+    await signIn(page, t.slug, leader.username, PASSWORD);
+    await page.goto('/attendance/absentees');
+    await page.getByRole('heading', { name: 'Absentees' }).waitFor();
+    await pickGroup(page, 'Group (with everything under it)', 'East Zone');
+    await page.getByText('3 people missed the last 3 meetings of their group').waitFor();
+    const expected = (await api(ctx.app, leader.token).get(`/api/attendance/absentees?groupId=${zone.id}`)).json();
+    expect(expected.total).toBe(3);
+    expect(expected.data.filter((x: { lastAttendedOn: string | null }) => x.lastAttendedOn === null)).toHaveLength(1);
+    for (const x of expected.data) {
+      const row = page.getByRole('row', { name: new RegExp(`${x.contact.firstName} ${x.contact.lastName}`) });
+      await row.getByText(x.group.name, { exact: true }).first().waitFor();
+      const last = x.lastAttendedOn ? new Date(`${x.lastAttendedOn}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'medium', timeZone: 'UTC' }) : 'Never';
+      await row.getByText(last, { exact: true }).first().waitFor();
+    }
+    await screen(page, 'attendance-absentees');
+
+    const who = expected.data[0].contact;
+    await page.getByRole('button', { name: `Follow up ${who.firstName} ${who.lastName}` }).click();
+    const done = page.getByRole('button', { name: `Task created for ${who.firstName} ${who.lastName}` });
+    await done.waitFor();
+    await expect(done.textContent()).resolves.toBe('Task created');
+    await expect(done.getAttribute('aria-disabled')).resolves.toBe('true');
+    const tasks = (await api(ctx.app, leader.token).get(`/api/tasks?contactId=${who.id}`)).json();
+    expect(tasks.total).toBe(1);
+    expect(tasks.data[0]).toMatchObject({ title: `Follow up ${who.firstName} ${who.lastName}`, contact: { id: who.id }, group: { id: a.id }, status: 'Open' });
+    await screen(page, 'attendance-absentees-followed-up');
+    await page.context().close();
+  });
 });
+
+/** A zone with two fellowships: five members in A, three in B. */
+async function zoneWithTwoFellowships(t: TestTenant) {
+  const zone = await newGroup(ctx, t, { name: 'East Zone', category: 'Zone' });
+  const a = await newGroup(ctx, t, { name: 'Riverside Fellowship', parent: zone });
+  const b = await newGroup(ctx, t, { name: 'Hillside Fellowship', parent: zone });
+  const people = { a: [] as number[], b: [] as number[] };
+  for (const [i, first] of ['Achieng', 'Baraka', 'Chebet', 'Daudi', 'Esther'].entries()) {
+    const id = (await newPerson(ctx, t, first, `Riverside${i}`)).id;
+    await addMembership(ctx, t, a, id);
+    people.a.push(id);
+  }
+  for (const [i, first] of ['Faith', 'Gideon', 'Halima'].entries()) {
+    const id = (await newPerson(ctx, t, first, `Hillside${i}`)).id;
+    await addMembership(ctx, t, b, id);
+    people.b.push(id);
+  }
+  return { zone, a, b, people };
+}
+
+/** Picks a group in a group field by type-ahead. */
+async function pickGroup(page: Page, label: string, group: string) {
+  await page.getByRole('combobox', { name: label }).fill(group.slice(0, 4));
+  await page.getByRole('option', { name: new RegExp(`^${group}`) }).click();
+}
+
+interface SummaryAnswer {
+  data: { sessions: number; present: number; guests: number; firstTime: number; headcount: number; averagePresent: number }[];
+  totals: { sessions: number; present: number; guests: number; firstTime: number; headcount: number };
+}
+
+/** The table's cells, row by row, are the API's numbers. */
+async function expectTable(page: Page, answer: SummaryAnswer) {
+  const table = page.getByRole('table');
+  const n = (x: number) => x.toLocaleString('en-US');
+  const want = [
+    ...answer.data.map((p) => [p.sessions, p.present, p.guests, p.firstTime, p.headcount, p.averagePresent].map(n)),
+    [answer.totals.sessions, answer.totals.present, answer.totals.guests, answer.totals.firstTime, answer.totals.headcount].map(n).concat(''),
+  ];
+  await expect.poll(async () => (await table.locator('tbody tr, tfoot tr').all()).length).toBe(want.length);
+  await expect.poll(() => table.locator('tbody tr, tfoot tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent ?? '')))).toEqual(want);
+}
+

@@ -1,6 +1,8 @@
 import { Route, Routes } from 'react-router';
+import { AbsenteesPage } from './AbsenteesPage';
 import { SessionPage } from './SessionPage';
 import { SessionsListPage } from './SessionsListPage';
+import { SummaryPage } from './SummaryPage';
 import { ThisSundayPage } from './ThisSundayPage';
 
 /** The Attendance area (console.md "Attendance"). */
@@ -10,6 +12,8 @@ export function AttendanceRoutes() {
       <Route index element={<ThisSundayPage />} />
       <Route path="sessions" element={<SessionsListPage />} />
       <Route path="sessions/:id" element={<SessionPage />} />
+      <Route path="summary" element={<SummaryPage />} />
+      <Route path="absentees" element={<AbsenteesPage />} />
     </Routes>
   );
 }
