@@ -105,6 +105,42 @@ describeInBrowser('the console: attendance', { timeout: 240_000 }, () => {
     await page.context().close();
   });
 
+  it("an admin opens today's service from This Sunday (the API's warning shown), counts heads, and finds the session in the list by service", async () => {
+    const t = await newTenant(ctx);
+    const church = await newGroup(ctx, t, { name: 'Grace Church', category: 'Church' });
+    const tomorrow = (new Date(`${today()}T00:00:00Z`).getUTCDay() + 1) % 7;
+    const service = await newService(ctx, t, church.id, { name: 'Morning Worship', dayOfWeek: tomorrow, startTime: '09:30' });
+    await newService(ctx, t, church.id, { name: 'Evening Prayer', dayOfWeek: tomorrow, startTime: '18:00' });
+    const page = await newPage(ctx);
+    await signIn(page, t.slug, 'admin', PASSWORD);
+    await page.goto('/attendance');
+    const card = page.getByRole('region', { name: 'Morning Worship' });
+    await card.getByRole('button', { name: 'Take attendance' }).click();
+    await page.getByRole('heading', { name: 'Morning Worship' }).waitFor();
+    await page.getByText(/^Morning Worship meets on \w+days; \d{4}-\d\d-\d\d is a \w+day$/).waitFor();
+    const headcounts = page.getByRole('region', { name: 'Headcounts' });
+    await headcounts.getByLabel('Adults').fill('40');
+    await headcounts.getByLabel('Children').fill('12');
+    await headcounts.getByRole('button', { name: 'Save headcounts' }).click();
+    await headcounts.getByText('Total counted: 52').waitFor();
+    const listed = (await api(ctx.app, t.admin.token).get(`/api/attendance/sessions?serviceId=${service.id}`)).json();
+    expect(listed.data).toHaveLength(1);
+    expect(listed.data[0]).toMatchObject({ date: today(), headcountTotal: 52 });
+    await screen(page, 'attendance-service-session');
+
+    // Back on This Sunday the service's session is open: the button continues it (no second session).
+    await page.goto('/attendance');
+    await card.getByRole('button', { name: 'Continue attendance' }).waitFor();
+    await screen(page, 'attendance-this-sunday');
+    await page.goto('/attendance/sessions');
+    await page.getByRole('combobox', { name: 'Service' }).click();
+    await page.getByRole('option', { name: 'Morning Worship' }).click();
+    await page.getByText('1 session', { exact: true }).waitFor();
+    await page.getByRole('row', { name: /Morning Worship/ }).getByRole('cell', { name: '52' }).waitFor();
+    await screen(page, 'attendance-sessions');
+    await page.context().close();
+  });
+
   it('the summary of a zone shows, chart then table, exactly the numbers the API returns, by week and by month', async () => {
     const t = await newTenant(ctx);
     const { zone, a, b, people } = await zoneWithTwoFellowships(t);

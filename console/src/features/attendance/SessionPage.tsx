@@ -65,7 +65,7 @@ function SessionView({ session: s }: { session: SessionDetail }) {
           <Stack gap={2}>{warnings.map((w) => <Text key={w} size="sm">{w}</Text>)}</Stack>
         </Alert>
       )}
-      <Group gap="sm" wrap="wrap">
+      <Group gap="sm" wrap="wrap" py={6} style={{ position: 'sticky', top: 'var(--app-shell-header-offset, 0px)', zIndex: 2, background: 'var(--mantine-color-body)' }}>
         <Text size="xl" fw={700} aria-live="polite" data-testid="present-count">{f.number(present)} present</Text>
         {s.group && s.service && <Text c="dimmed">{s.group.name}</Text>}
         {s.didNotMeet && <Badge color="gray">Did not meet</Badge>}

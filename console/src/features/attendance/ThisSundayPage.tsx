@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ErrorAlert, Loading, Page, useFormat, useSignedIn } from '../../shared';
@@ -18,6 +18,7 @@ export function ThisSundayPage() {
   const open = useOpenSession();
   const navigate = useNavigate();
   const write = can('attendance:write');
+  const forGroup = !!open.variables && 'groupId' in open.variables;
 
   const take = (source: SessionSource, date: string) => open.mutate({ ...source, date }, {
     onSuccess: ({ id, warnings }) => navigate(`/attendance/sessions/${id}`, { state: { warnings } }),
@@ -28,7 +29,7 @@ export function ThisSundayPage() {
     <Page title="Attendance">
       <AreaNav />
       <Text>Today is {f.date(today)}.{write ? ' Take attendance for a service, or for a small group below.' : ''}</Text>
-      <ErrorAlert error={open.error} title="The session could not be opened" />
+      {!forGroup && <ErrorAlert error={open.error} title="The session could not be opened" />}
       <Title order={2} size="h3">Services</Title>
       <ErrorAlert error={services.error ?? todays.error} />
       {services.isPending ? <Loading label="Loading services" /> : services.data && (
@@ -43,7 +44,7 @@ export function ThisSundayPage() {
             </SimpleGrid>
           )
       )}
-      {write && <GroupSessionCard today={today} busy={open.isPending && !!open.variables && 'groupId' in open.variables} onOpen={(groupId, date) => take({ groupId }, date)} />}
+      {write && <GroupSessionCard today={today} busy={open.isPending && forGroup} error={forGroup ? open.error : null} onOpen={(groupId, date) => take({ groupId }, date)} />}
     </Page>
   );
 }
@@ -56,7 +57,7 @@ function ServiceCard({ service: s, session, write, busy, onTake, onOpen }: {
       <Stack gap={6}>
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Title order={3} size="h4">{s.name}</Title>
-          {session && <Badge variant="light" color="green">{session.presentCount} present</Badge>}
+          {session && <Text size="sm" fw={600} style={{ whiteSpace: "nowrap" }}>{session.presentCount} present</Text>}
         </Group>
         <Text size="sm" c="dimmed">{s.group.name} · {DAYS[s.dayOfWeek]} at {s.startTime}</Text>
         <Group mt="xs">
@@ -70,7 +71,7 @@ function ServiceCard({ service: s, session, write, busy, onTake, onOpen }: {
   );
 }
 
-function GroupSessionCard({ today, busy, onOpen }: { today: string; busy: boolean; onOpen(groupId: number, date: string): void }) {
+function GroupSessionCard({ today, busy, error, onOpen }: { today: string; busy: boolean; error: unknown; onOpen(groupId: number, date: string): void }) {
   const [group, setGroup] = useState<PickedGroup | null>(null);
   const [date, setDate] = useState(today);
   const [hint, setHint] = useState<string>();
@@ -92,6 +93,7 @@ function GroupSessionCard({ today, busy, onOpen }: { today: string; busy: boolea
           <Button type="submit" mih={44} loading={busy}>Take attendance</Button>
         </Group>
         {hint && <Text c="red.8" size="sm" mt="xs" role="alert">{hint}</Text>}
+        {!hint && error ? <Stack mt="xs"><ErrorAlert error={error} title="The session could not be opened" /></Stack> : null}
       </form>
     </Card>
   );
