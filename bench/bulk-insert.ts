@@ -1,6 +1,13 @@
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../src/db/client.js';
 
+/**
+ * Runs `fn` in a transaction of its own, bound to the generated tenant. The generator commits part by
+ * part: the rollups its statements' triggers queue are applied at each commit (bounded work), where one
+ * transaction for a whole tenant piled them up until its commit (issue 35: huge's load).
+ */
+export type InTenant = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
+
 // PostgreSQL allows 65,535 parameters a statement; stay well below and cap rows per statement.
 const MAX_PARAMS = 40_000;
 const MAX_ROWS = 5_000;

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../src/db/client.js';
 import { attendanceRecords, eventActivities, eventActivityContacts, eventCategories, eventRegistrations, events } from '../src/db/schema/index.js';
 import { ACTIVITY_TYPES } from '../src/db/schema/enums.js';
-import { insertMany, insertReturningIds } from './bulk-insert.js';
+import { insertMany, insertReturningIds, type InTenant } from './bulk-insert.js';
 import type { SizeSpec } from './sizes.js';
 import type { GenTree } from './gen-groups.js';
 
@@ -17,7 +17,15 @@ const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * Events hosted across the tree (one in ten without a group), registrations (the first event is the
  * "big" one of scenario 7) and attendance spread evenly, `spec.attendance` rows in all.
  */
-export async function insertEvents(tx: Db, faker: Faker, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[]): Promise<number[]> {
+export async function insertEvents(inTenant: InTenant, faker: Faker, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[]): Promise<number[]> {
+  const ids = await inTenant((tx) => insertEventRows(tx, faker, tenantId, spec, tree, contactIds));
+  await insertAttendance(inTenant, tenantId, spec.attendance, ids.ids, ids.starts, contactIds);
+  await inTenant((tx) => insertActivities(tx, faker, tenantId, ids.ids, contactIds));
+  return ids.ids;
+}
+
+/** The events and their registrations. */
+async function insertEventRows(tx: Db, faker: Faker, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[]) {
   const cats = await tx.select({ id: eventCategories.id }).from(eventCategories).where(eq(eventCategories.tenantId, tenantId));
   const starts: number[] = [];
   const rows = [];
@@ -40,12 +48,11 @@ export async function insertEvents(tx: Db, faker: Faker, tenantId: number, spec:
     for (let j = 0; j < count; j++) registrations.push({ tenantId, eventId: ids[e], contactId: contactIds[(first + j) % n] });
   }
   await insertMany(tx, eventRegistrations, registrations);
-  await insertAttendance(tx, tenantId, spec.attendance, ids, starts, contactIds);
-  await insertActivities(tx, faker, tenantId, ids, contactIds);
-  return ids;
+  return { ids, starts };
 }
 
-async function insertAttendance(tx: Db, tenantId: number, total: number, eventIds: number[], starts: number[], contactIds: number[]) {
+/** Each statement of a few thousand records commits on its own (see InTenant). */
+async function insertAttendance(inTenant: InTenant, tenantId: number, total: number, eventIds: number[], starts: number[], contactIds: number[]) {
   const n = contactIds.length;
   const perEvent = Math.min(n, Math.ceil(total / eventIds.length));
   let left = total;
@@ -58,11 +65,12 @@ async function insertAttendance(tx: Db, tenantId: number, total: number, eventId
     for (let j = 0; j < count; j++) batch.push({ tenantId, eventId: eventIds[e], contactId: contactIds[(first + j) % n], attendedAt });
     left -= count;
     if (batch.length >= 5_000) {
-      await insertMany(tx, attendanceRecords, batch);
+      const rows = batch;
+      await inTenant((tx) => insertMany(tx, attendanceRecords, rows));
       batch = [];
     }
   }
-  await insertMany(tx, attendanceRecords, batch);
+  await inTenant((tx) => insertMany(tx, attendanceRecords, batch));
 }
 
 /** Two activities with a few contacts on every tenth event (and the big one). */

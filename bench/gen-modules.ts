@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../src/db/client.js';
+import type { InTenant } from './bulk-insert.js';
 import type { GenTree } from './gen-groups.js';
 import type { SizeSpec } from './sizes.js';
 
@@ -28,78 +28,78 @@ const YEAR_END = '2025-12-31';
 const rows = (r: unknown) => (r as { rows: Record<string, unknown>[] }).rows;
 
 /** `step(what)` is called after each part (the generator logs the seconds since the previous step). */
-export async function insertModules(tx: Db, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[], adminUserId: number, step: (what: string) => void = () => {}): Promise<ModulesDataset> {
+export async function insertModules(inTenant: InTenant, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[], adminUserId: number, step: (what: string) => void = () => {}): Promise<ModulesDataset> {
   const fellowships = tree.levels[5];
   // Attendance: a weekly meeting for every fellowship, a year of sessions, 30% of active members present.
-  await tx.execute(sql`insert into attendance_services (tenant_id, name, group_id, day_of_week, start_time, frequency)
-    select ${tenantId}::bigint, 'Weekly meeting', g, 3, '19:00', 'Weekly' from unnest(${`{${fellowships.join(',')}}`}::bigint[]) g`);
-  await tx.execute(sql`insert into attendance_sessions (tenant_id, date, source, service_id, group_id)
+  await inTenant((tx) => tx.execute(sql`insert into attendance_services (tenant_id, name, group_id, day_of_week, start_time, frequency)
+    select ${tenantId}::bigint, 'Weekly meeting', g, 3, '19:00', 'Weekly' from unnest(${`{${fellowships.join(',')}}`}::bigint[]) g`));
+  await inTenant((tx) => tx.execute(sql`insert into attendance_sessions (tenant_id, date, source, service_id, group_id)
     select s.tenant_id, (d + interval '3 days')::date, 'Service', s.id, s.group_id
     from attendance_services s, generate_series(${YEAR_START}::date, ${YEAR_END}::date - 3, interval '7 days') d
-    where s.tenant_id = ${tenantId}`);
-  await tx.execute(sql`insert into attendance_records (tenant_id, session_id, contact_id, kind, attended_at)
+    where s.tenant_id = ${tenantId}`));
+  await inTenant((tx) => tx.execute(sql`insert into attendance_records (tenant_id, session_id, contact_id, kind, attended_at)
     select x.tenant_id, x.id, m.contact_id, 'Regular', x.date + time '19:30'
     from attendance_sessions x
     join group_memberships m on m.tenant_id = x.tenant_id and m.group_id = x.group_id and m.is_active
     where x.tenant_id = ${tenantId} and x.source = 'Service' and abs(hashint8(x.id * 1000003 + m.contact_id)) % 10 < 3
-    on conflict do nothing`);
+    on conflict do nothing`));
   step('attendance sessions and records');
 
   // Tasks: spread over the admin (a tenth: "assignee=me"), other leaders and nobody; a third overdue.
   const n = contactIds.length;
-  await tx.execute(sql`insert into tasks (tenant_id, title, status, priority, due_date, assignee_user_id, created_by_user_id, contact_id, group_id, created_at)
+  await inTenant((tx) => tx.execute(sql`insert into tasks (tenant_id, title, status, priority, due_date, assignee_user_id, created_by_user_id, contact_id, group_id, created_at)
     select ${tenantId}::bigint, 'Follow up ' || i, (array['Open','Open','InProgress','Done','Cancelled'])[1 + i % 5],
       (array['Low','Normal','Normal','High','Urgent'])[1 + i % 5], date '2026-01-01' + (i % 400 - 200),
       case when i % 10 = 0 then ${adminUserId}::bigint end, ${adminUserId}::bigint,
       ${contactIds[0]}::bigint + (i::bigint * 7919) % ${n}, (${`{${tree.all.join(",")}}`}::bigint[])[1 + i % ${tree.all.length}],
       timestamptz '2025-01-01' + make_interval(mins => i)
-    from generate_series(1, ${spec.tasks}) i`);
+    from generate_series(1, ${spec.tasks}) i`));
   // The New people pipeline (seeded with the tenant): cards spread over its steps, each with its open task.
-  const [pipeline] = rows(await tx.execute(sql`select id from pipelines where tenant_id = ${tenantId} and name = 'New people'`));
+  const [pipeline] = rows(await inTenant((tx) => tx.execute(sql`select id from pipelines where tenant_id = ${tenantId} and name = 'New people'`)));
   const pipelineId = Number(pipeline.id);
-  await tx.execute(sql`with steps as (
+  await inTenant((tx) => tx.execute(sql`with steps as (
       select id, row_number() over (order by position) - 1 as k, count(*) over () as n from pipeline_steps where tenant_id = ${tenantId} and pipeline_id = ${pipelineId})
     insert into pipeline_cards (tenant_id, pipeline_id, step_id, contact_id, assignee_user_id, entered_step_at)
     select ${tenantId}::bigint, ${pipelineId}::bigint, s.id, ${contactIds[0]}::bigint + (i::bigint * 104729) % ${n},
       case when i % 3 = 0 then ${adminUserId}::bigint end, timestamptz '2025-06-01' + make_interval(hours => i)
     from generate_series(1, ${Math.min(spec.pipelineCards, n)}) i join steps s on s.k = i % s.n
-    on conflict do nothing`);
-  await tx.execute(sql`insert into tasks (tenant_id, title, status, due_date, assignee_user_id, contact_id, card_id, created_at)
+    on conflict do nothing`));
+  await inTenant((tx) => tx.execute(sql`insert into tasks (tenant_id, title, status, due_date, assignee_user_id, contact_id, card_id, created_at)
     select c.tenant_id, s.name, 'Open', (c.entered_step_at + make_interval(days => s.due_in_days))::date, c.assignee_user_id, c.contact_id, c.id, c.entered_step_at
     from pipeline_cards c join pipeline_steps s on s.tenant_id = c.tenant_id and s.id = c.step_id
-    where c.tenant_id = ${tenantId} and c.pipeline_id = ${pipelineId}`);
+    where c.tenant_id = ${tenantId} and c.pipeline_id = ${pipelineId}`));
   step('tasks, pipeline cards');
 
   // Finance: three funds, a closed batch per week, weekly gifts from `givingShare` of the contacts.
-  await tx.execute(sql`insert into funds (tenant_id, name, code, is_tax_deductible)
-    values (${tenantId}, 'General', 'GEN', true), (${tenantId}, 'Building', 'BLD', true), (${tenantId}, 'Missions', 'MIS', true)`);
-  await tx.execute(sql`insert into batches (tenant_id, name, date, status, control_count, closed_at, closed_by)
+  await inTenant((tx) => tx.execute(sql`insert into funds (tenant_id, name, code, is_tax_deductible)
+    values (${tenantId}, 'General', 'GEN', true), (${tenantId}, 'Building', 'BLD', true), (${tenantId}, 'Missions', 'MIS', true)`));
+  await inTenant((tx) => tx.execute(sql`insert into batches (tenant_id, name, date, status, control_count, closed_at, closed_by)
     select ${tenantId}::bigint, 'Sunday ' || d::date, d::date, 'Closed', 0, d + interval '1 day', ${adminUserId}::bigint
-    from generate_series(${YEAR_START}::date, ${YEAR_END}::date, interval '7 days') d`);
+    from generate_series(${YEAR_START}::date, ${YEAR_END}::date, interval '7 days') d`));
   const givers = Math.round(n * spec.givingShare);
-  await tx.execute(sql`insert into contributions (tenant_id, contact_id, date, amount, method, batch_id)
+  await inTenant((tx) => tx.execute(sql`insert into contributions (tenant_id, contact_id, date, amount, method, batch_id)
     select b.tenant_id, ${contactIds[0]}::bigint + g, b.date, 500 + (g * 37 + w * 11) % 20000,
       (array['Cash','Check','Card','BankTransfer','MobileMoney','Online'])[1 + (g + w) % 6], b.id
     from (select id, tenant_id, date, row_number() over (order by date) as w from batches where tenant_id = ${tenantId}) b,
-      generate_series(0, ${givers - 1}) g`);
-  await tx.execute(sql`insert into contribution_lines (tenant_id, contribution_id, fund_id, amount)
+      generate_series(0, ${givers - 1}) g`));
+  await inTenant((tx) => tx.execute(sql`insert into contribution_lines (tenant_id, contribution_id, fund_id, amount)
     select c.tenant_id, c.id, f.id, c.amount from contributions c
     join funds f on f.tenant_id = c.tenant_id and f.code = (array['GEN','GEN','GEN','BLD','MIS'])[1 + c.id % 5]
-    where c.tenant_id = ${tenantId}`);
-  await tx.execute(sql`update batches b set control_amount = t.total, control_count = t.n
+    where c.tenant_id = ${tenantId}`));
+  await inTenant((tx) => tx.execute(sql`update batches b set control_amount = t.total, control_count = t.n
     from (select batch_id, sum(amount) as total, count(*) as n from contributions where tenant_id = ${tenantId} group by batch_id) t
-    where b.tenant_id = ${tenantId} and b.id = t.batch_id`);
+    where b.tenant_id = ${tenantId} and b.id = t.batch_id`));
   step('giving');
 
   // Changes: `changesPerTenant` contact updates spread over the contacts, 200 of them on one contact.
   const auditContactId = contactIds[Math.min(5, n - 1)];
-  await tx.execute(sql`insert into changes (tenant_id, type, entity_type, entity_id, actor_user_id, changes, data, occurred_at)
+  await inTenant((tx) => tx.execute(sql`insert into changes (tenant_id, type, entity_type, entity_id, actor_user_id, changes, data, occurred_at)
     select ${tenantId}::bigint, 'contact.updated', 'contact', c, ${adminUserId}::bigint,
       jsonb_build_object('status', jsonb_build_object('from', 'Active', 'to', 'Inactive')), jsonb_build_object('contactId', c), at
     from (select case when i % ${Math.max(1, Math.floor(spec.changes / 200))} = 0 then ${auditContactId}::bigint else ${contactIds[0]}::bigint + (i::bigint * 7919) % ${n} end as c,
       timestamptz '2025-01-01' + make_interval(secs => i * 30) as at
-      from generate_series(1, ${spec.changes}) i) x`);
+      from generate_series(1, ${spec.changes}) i) x`));
   step('changes');
-  const [session] = rows(await tx.execute(sql`select id from attendance_sessions where tenant_id = ${tenantId} order by date desc, id limit 1`));
+  const [session] = rows(await inTenant((tx) => tx.execute(sql`select id from attendance_sessions where tenant_id = ${tenantId} order by date desc, id limit 1`)));
   return { pipelineId, donorContactId: contactIds[0], auditContactId, yearEnd: YEAR_END, checkinSessionId: Number(session.id) };
 }

@@ -4,6 +4,7 @@ import { withTenant, type Db } from '../src/db/client.js';
 import { roles, userRoles, users } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { createTenant } from '../src/provisioning/create-tenant.js';
+import type { InTenant } from './bulk-insert.js';
 import { fakeContact, insertContacts, type GenContact } from './gen-contacts.js';
 import { EVENTS_FROM, insertEvents } from './gen-events.js';
 import { insertMemberships, insertTree } from './gen-groups.js';
@@ -86,38 +87,37 @@ async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number
   const list: GenContact[] = [];
   for (let i = 0; i < spec.contacts; i++) list.push(fakeContact(faker, i, FULL_CONTACTS));
   step(`faked ${spec.contacts} contacts`);
-  const loaded = await withTenant(db, tenantId, async (tx) => {
-    const contactIds = await insertContacts(tx, faker, tenantId, list, FULL_CONTACTS);
-    step('contacts');
-    const tree = await insertTree(tx, faker, tenantId, spec.groups);
-    step(`${tree.all.length} groups`);
-    const leaders = await insertMemberships(tx, faker, tenantId, tree, contactIds, spec.memberships);
-    step('memberships');
-    const eventIds = await insertEvents(tx, faker, tenantId, spec, tree, contactIds);
-    step('events, registrations, attendance');
-    const made = await insertHouseholds(tx, tenantId, spec.householdShare);
-    step(`${made.households} households of ${made.members} people`);
-    const zoneId = tree.levels[3][0];
-    const zoneLeaderUsername = 'zone.leader';
-    await insertLeaderUser(tx, tenantId, zoneLeaderUsername, leaders.get(zoneId)!);
-    const modules = await insertModules(tx, tenantId, spec, tree, contactIds, admin.id, step);
-    const probe = list[Math.min(100, list.length - 1)];
-    const phone = list.find((c, i) => i >= 100 && c.phones.length)?.phones[0] ?? '5551234';
-    const digits = phone.replace(/\D/g, '');
-    const lookupName = (list.slice(Math.min(100, list.length - 1)).find((c) => c.person) ?? list.find((c) => c.person))?.person?.lastName ?? 'Smith';
-    return {
-      ...modules, tenantId, slug, adminUsername: 'admin', zoneLeaderUsername, password: BENCH_PASSWORD,
-      sampleContactId: contactIds[0], networkId: tree.levels[1][0], zoneId, clusterId: tree.levels[4][0],
-      bigEventId: eventIds[0], eventIds, contactIds: { first: contactIds[0], last: contactIds[contactIds.length - 1] },
-      nameFragment: (probe.person?.lastName ?? probe.company!.name).slice(0, 4).toLowerCase(),
-      phoneFragment: digits.slice(Math.max(0, digits.length - 7), digits.length - 2),
-      eventWindow: { from: isoDate(EVENTS_FROM + 180 * 86_400_000), to: isoDate(EVENTS_FROM + 210 * 86_400_000) },
-      lookupPrefix: lookupName.replace(/\P{L}/gu, '').slice(0, 3).toLowerCase(),
-    };
-  });
-  // The rollups queued by the statement triggers (giving, retention, counters) are applied at commit.
-  step('commit');
-  return loaded;
+  // Part by part, each in a transaction of its own (InTenant): the rollups the statement triggers queue
+  // (counters, first visits, giving periods, retention) are applied at each commit, instead of piling
+  // up in one transaction whose commit then applied them all (huge's load, issue 35).
+  const inTenant: InTenant = (fn) => withTenant(db, tenantId, fn);
+  const contactIds = await inTenant((tx) => insertContacts(tx, faker, tenantId, list, FULL_CONTACTS));
+  step('contacts');
+  const tree = await inTenant((tx) => insertTree(tx, faker, tenantId, spec.groups));
+  step(`${tree.all.length} groups`);
+  const leaders = await inTenant((tx) => insertMemberships(tx, faker, tenantId, tree, contactIds, spec.memberships));
+  step('memberships');
+  const eventIds = await insertEvents(inTenant, faker, tenantId, spec, tree, contactIds);
+  step('events, registrations, attendance');
+  const made = await inTenant((tx) => insertHouseholds(tx, tenantId, spec.householdShare));
+  step(`${made.households} households of ${made.members} people`);
+  const zoneId = tree.levels[3][0];
+  const zoneLeaderUsername = 'zone.leader';
+  await inTenant((tx) => insertLeaderUser(tx, tenantId, zoneLeaderUsername, leaders.get(zoneId)!));
+  const modules = await insertModules(inTenant, tenantId, spec, tree, contactIds, admin.id, step);
+  const probe = list[Math.min(100, list.length - 1)];
+  const phone = list.find((c, i) => i >= 100 && c.phones.length)?.phones[0] ?? '5551234';
+  const digits = phone.replace(/\D/g, '');
+  const lookupName = (list.slice(Math.min(100, list.length - 1)).find((c) => c.person) ?? list.find((c) => c.person))?.person?.lastName ?? 'Smith';
+  return {
+    ...modules, tenantId, slug, adminUsername: 'admin', zoneLeaderUsername, password: BENCH_PASSWORD,
+    sampleContactId: contactIds[0], networkId: tree.levels[1][0], zoneId, clusterId: tree.levels[4][0],
+    bigEventId: eventIds[0], eventIds, contactIds: { first: contactIds[0], last: contactIds[contactIds.length - 1] },
+    nameFragment: (probe.person?.lastName ?? probe.company!.name).slice(0, 4).toLowerCase(),
+    phoneFragment: digits.slice(Math.max(0, digits.length - 7), digits.length - 2),
+    eventWindow: { from: isoDate(EVENTS_FROM + 180 * 86_400_000), to: isoDate(EVENTS_FROM + 210 * 86_400_000) },
+    lookupPrefix: lookupName.replace(/\P{L}/gu, '').slice(0, 3).toLowerCase(),
+  };
 }
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
