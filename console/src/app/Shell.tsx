@@ -1,8 +1,12 @@
 import { AppShell, Avatar, Burger, Group, Menu, NavLink, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { lazy, Suspense } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { useSession, useSignedIn } from '../shared';
 import { AREAS, mayOpen } from './routes';
+
+/** The header's search: its own chunk, loaded with the shell, not with the sign-in screen. */
+const GlobalSearch = lazy(() => import('../shared/search').then((m) => ({ default: m.GlobalSearch })));
 
 /** The frame of every signed-in screen: the church and the user's menu on top, the areas on the left. */
 export function Shell() {
@@ -18,16 +22,19 @@ export function Shell() {
     <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" miw={0} style={{ flexShrink: 1 }}>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Open the navigation" />
-            <Text fw={700} truncate="end">{tenant.name}</Text>
+            <Text fw={700} truncate="end" visibleFrom="xs" maw={220}>{tenant.name}</Text>
+          </Group>
+          <Group role="search" flex={1} justify="center" miw={0} wrap="nowrap">
+            <Suspense fallback={null}><GlobalSearch /></Suspense>
           </Group>
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
               <UnstyledButton title="Your account">
                 <Group gap="xs" wrap="nowrap">
                   <Avatar size="sm" radius="xl" color="indigo" aria-hidden>{user.username.slice(0, 2).toUpperCase()}</Avatar>
-                  <Text size="sm" maw={140} truncate="end">{user.username}</Text>
+                  <Text size="sm" maw={140} truncate="end" visibleFrom="sm">{user.username}</Text>
                 </Group>
               </UnstyledButton>
             </Menu.Target>
@@ -39,6 +46,7 @@ export function Shell() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Areas">
+        <Text fw={700} hiddenFrom="xs" px="sm" py="xs">{tenant.name}</Text>
         {areas.map((a) => (
           <NavLink key={a.path} component={Link} to={a.path} label={a.label} active={current(a.path)} onClick={close}
             aria-current={current(a.path) ? 'page' : undefined} />

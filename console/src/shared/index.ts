@@ -1,3 +1,5 @@
+import './focus.css';
+
 export { api, type RequestBody } from './api/client';
 export { ApiError, errorMessage, unwrap } from './api/errors';
 export { Can } from './components/Can';
