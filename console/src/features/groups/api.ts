@@ -53,3 +53,33 @@ export function useMembershipActions(groupId: number) {
     remove: useMutation({ onSuccess, mutationFn: (id: number) => unwrap(api.DELETE('/api/groups/membership/{id}', { params: { path: { id } } })) }),
   };
 }
+
+/** Membership requests of a group (pending and handled), for the leaders of its subtree. */
+export function useMembershipRequests(groupId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['groups', 'requests', groupId], enabled,
+    queryFn: () => unwrap(api.GET('/api/groups/membership-request', { params: { query: { groupId, limit: 100 } } })),
+  });
+}
+
+export type MembershipRequest = NonNullable<ReturnType<typeof useMembershipRequests>['data']>['data'][number];
+
+/** Approves (the person joins as a Member) or rejects a request; both refresh the group. */
+export function useHandleRequest() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, decision }: { id: number; decision: 'approve' | 'reject' }) =>
+      decision === 'approve'
+        ? unwrap(api.PUT('/api/groups/membership-request/{id}/approve', { params: { path: { id } } }))
+        : unwrap(api.PUT('/api/groups/membership-request/{id}/reject', { params: { path: { id } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['groups'] }),
+  });
+}
+
+/** The group's attendance sessions, newest first (attendance:read). */
+export function useGroupSessions(groupId: number, page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['groups', 'sessions', groupId, page], enabled,
+    queryFn: () => unwrap(api.GET('/api/attendance/sessions', { params: { query: { groupId, page, limit: 10 } } })),
+  });
+}
