@@ -8,13 +8,74 @@ export const peopleKeys = {
   timeline: (id: number) => ['people', 'timeline', id] as const,
 };
 
-export function usePeople(q: string, page: number) {
+export type ContactStatus = 'Active' | 'Inactive' | 'MovedAway' | 'TransferredToAnotherChurch' | 'Deceased';
+
+export function usePeople(q: string, page: number, status: ContactStatus | undefined, enabled = true) {
   return useQuery({
-    queryKey: peopleKeys.list(q, page),
-    queryFn: ({ signal }) => unwrap(api.GET('/api/crm/contacts', { params: { query: { q: q || undefined, page, limit: 25, category: 'Person' } }, signal })),
+    queryKey: [...peopleKeys.list(q, page), status ?? ''],
+    enabled,
+    queryFn: ({ signal }) => unwrap(api.GET('/api/crm/contacts', { params: { query: { q: q || undefined, page, limit: 25, category: 'Person', status } }, signal })),
     placeholderData: keepPreviousData,
   });
 }
+
+export type Criteria = RequestBody<'/api/search/lists', 'post'>['criteria'];
+export type Condition = Criteria['conditions'][number];
+
+/** People matching the criteria of the list's filters (POST /api/search/contacts). */
+export function useFilteredPeople(criteria: Criteria | undefined, page: number) {
+  return useQuery({
+    queryKey: ['people', 'filtered', criteria, page],
+    enabled: criteria !== undefined,
+    queryFn: ({ signal }) => unwrap(api.POST('/api/search/contacts', { body: { ...criteria!, page, limit: 25 }, signal })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The user's saved lists and the shared ones, by name. */
+export function useSavedLists() {
+  return useQuery({ queryKey: ['people', 'lists'], queryFn: () => unwrap(api.GET('/api/search/lists', { params: { query: { limit: 100 } } })) });
+}
+
+export type SavedList = NonNullable<ReturnType<typeof useSavedLists>['data']>['data'][number];
+
+/** A saved list's people now (evaluated on every read). */
+export function useListContacts(id: number | undefined, page: number) {
+  return useQuery({
+    queryKey: ['people', 'list-contacts', id, page],
+    enabled: id !== undefined,
+    staleTime: 0,
+    queryFn: ({ signal }) => unwrap(api.GET('/api/search/lists/{id}/contacts', { params: { path: { id: id! }, query: { page, limit: 25 } }, signal })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSaveList() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RequestBody<'/api/search/lists', 'post'>) => unwrap(api.POST('/api/search/lists', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['people', 'lists'] }),
+  });
+}
+
+export function useDeleteList() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => unwrap(api.DELETE('/api/search/lists/{id}', { params: { path: { id } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['people', 'lists'] }),
+  });
+}
+
+/** People to add to a merge, by name, email or phone digits. */
+export function usePersonSearch(q: string) {
+  return useQuery({
+    queryKey: ['people', 'person-search', q], enabled: q.trim().length > 0,
+    queryFn: () => unwrap(api.GET('/api/crm/contacts', { params: { query: { q: q.trim(), category: 'Person', limit: 15 } } })),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type ContactItem = NonNullable<ReturnType<typeof usePersonSearch>['data']>['data'][number];
 
 export function usePerson(id: number) {
   return useQuery({ queryKey: peopleKeys.person(id), queryFn: () => unwrap(api.GET('/api/crm/contacts/{id}', { params: { path: { id } } })) });
@@ -124,12 +185,12 @@ export function useDuplicates(page: number) {
 
 export type DuplicatePair = NonNullable<ReturnType<typeof useDuplicates>['data']>['data'][number];
 
-/** Merges `sourceId` into `keepId` (the source is deleted). */
+/** Merges the sources (1–10) into `keepId`; the sources are deleted. */
 export function useMerge() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ keepId, sourceId }: { keepId: number; sourceId: number }) =>
-      unwrap(api.POST('/api/crm/contacts/{id}/merge', { params: { path: { id: keepId } }, body: { sourceIds: [sourceId] } })),
+    mutationFn: ({ keepId, sourceIds }: { keepId: number; sourceIds: number[] }) =>
+      unwrap(api.POST('/api/crm/contacts/{id}/merge', { params: { path: { id: keepId } }, body: { sourceIds } })),
     onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['people'] }), client.invalidateQueries({ queryKey: ['households'] })]),
   });
 }
