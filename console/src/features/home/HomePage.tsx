@@ -1,15 +1,23 @@
-import { BarChart, LineChart } from '@mantine/charts';
-import { Anchor, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { api, ErrorAlert, Loading, Page, unwrap, useFormat, useSignedIn } from '../../shared';
+
+/** The charts (recharts) are a chunk of their own: the figures show, and Home takes input, before they load. */
+const HomeCharts = lazy(() => import('./HomeCharts').then((m) => ({ default: m.HomeCharts })));
+
+export type Dashboard = NonNullable<ReturnType<typeof useDashboard>['data']>;
+
+function useDashboard() {
+  return useQuery({ queryKey: ['dashboard'], queryFn: () => unwrap(api.GET('/api/dashboard')) });
+}
 
 /** Home: the dashboard (GET /api/dashboard) as cards and charts, each linking to its list. */
 export function HomePage() {
   const { can } = useSignedIn();
   const f = useFormat();
-  const dashboard = useQuery({ queryKey: ['dashboard'], queryFn: () => unwrap(api.GET('/api/dashboard')) });
+  const dashboard = useDashboard();
   if (dashboard.isPending) return <Page title="Home"><Loading /></Page>;
   if (dashboard.isError) return <Page title="Home"><ErrorAlert error={dashboard.error} /></Page>;
   const d = dashboard.data;
@@ -36,21 +44,11 @@ export function HomePage() {
         )}
         <Stat title="My open tasks" value={f.number(d.tasks.myOpen)} detail={`${f.number(d.tasks.myOverdue)} overdue · ${f.number(d.tasks.unassigned)} unassigned`} />
       </SimpleGrid>
-      <SimpleGrid cols={{ base: 1, md: 2 }}>
-        {d.attendance && d.attendance.series.length > 0 && (
-          <Card withBorder>
-            <Title order={2} size="h4" mb="sm">Attendance by week</Title>
-            <LineChart h={220} data={d.attendance.series.map((x) => ({ ...x, period: f.date(x.period) }))} dataKey="period" series={[{ name: 'present', label: 'Present', color: 'indigo.6' }]} />
-          </Card>
-        )}
-        {d.giving && d.giving.byFund.length > 0 && (
-          <Card withBorder>
-            <Title order={2} size="h4" mb="sm">Giving by fund</Title>
-            <BarChart h={220} data={d.giving.byFund.map((x) => ({ fund: x.fund.name, amount: f.major(x.amount) }))} dataKey="fund"
-              series={[{ name: 'amount', label: 'Amount', color: 'teal.6' }]} valueFormatter={f.moneyMajor} />
-          </Card>
-        )}
-      </SimpleGrid>
+      {((d.attendance?.series.length ?? 0) > 0 || (d.giving?.byFund.length ?? 0) > 0) && (
+        <Suspense fallback={<Loading label="Loading the charts" />}>
+          <HomeCharts dashboard={d} />
+        </Suspense>
+      )}
     </Page>
   );
 }

@@ -1,3 +1,1 @@
-import '@mantine/charts/styles.css';
-
 export { HomePage } from './HomePage';
