@@ -69,7 +69,7 @@ describeInBrowser('the console: search, filters, saved lists and merging', { tim
     await page.waitForURL(`**/follow-up/tasks/${task.id}`);
 
     await search.fill('zzzz');
-    await results.getByText('Nothing matches “zzzz”').waitFor();
+    await page.getByRole('status').getByText('Nothing matches “zzzz”').waitFor();
     await checkScreen(page, 'search-nothing');
     await page.context().close();
 
@@ -185,6 +185,26 @@ describeInBrowser('the console: search, filters, saved lists and merging', { tim
     expect(kept.groupMemberships.map((m: { group: { name: string } }) => m.group.name)).toEqual(['Choir']);
     for (const gone of [a, c]) expect((await api(ctx.app, t.admin.token).get(`/api/crm/contacts/${gone.id}`)).statusCode).toBe(404);
     expect((await api(ctx.app, t.admin.token).get(`/api/crm/contacts/${extra.id}`)).statusCode).toBe(200);
+    await page.context().close();
+  });
+
+  it('Home lists this week\'s birthdays, each a link to the person, and opens the filtered list of first-time guests', async () => {
+    const t = await newTenant(ctx);
+    const soon = new Date(Date.now() + 2 * 86_400_000);
+    const dateOfBirth = `${soon.getUTCFullYear() - 30}-${String(soon.getUTCMonth() + 1).padStart(2, '0')}-${String(soon.getUTCDate()).padStart(2, '0')}`;
+    const esther = await newPerson(ctx, t, 'Esther', 'Namubiru', { person: { firstName: 'Esther', lastName: 'Namubiru', dateOfBirth } });
+    const page = await newPage(ctx);
+    await signIn(page, t.slug, 'admin', PASSWORD);
+    const birthdays = page.getByRole('region', { name: 'Birthdays this week' });
+    await birthdays.getByRole('link', { name: 'Esther Namubiru' }).waitFor();
+    await screen(page, 'home-birthdays');
+    await page.getByRole('link', { name: 'First-time guests' }).click();
+    await page.getByRole('heading', { name: 'People' }).waitFor();
+    await expect(page.getByRole('combobox', { name: 'First visit', exact: true }).inputValue()).resolves.toBe('In the last 30 days');
+    await page.getByText('Nobody matches with these filters.').waitFor();
+    await page.goto('/');
+    await birthdays.getByRole('link', { name: 'Esther Namubiru' }).click();
+    await page.waitForURL(`**/people/${esther.id}`);
     await page.context().close();
   });
 });

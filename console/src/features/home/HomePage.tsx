@@ -1,4 +1,4 @@
-import { Anchor, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Card, Group, List, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -33,16 +33,41 @@ export function HomePage() {
         )}
         {d.attendance && (
           <Stat title="Average attendance" value={f.number(Math.round(d.attendance.averagePresent))}
-            detail={`${f.number(d.attendance.firstTimeGuests)} first-time guests · ${change(d.attendance.changePct)}`} />
+            detail={`${f.number(d.attendance.firstTimeGuests)} first-time guests · ${change(d.attendance.changePct)}`}
+            link={can('contacts:read') ? { to: '/people?firstVisit=30', label: 'First-time guests' } : { to: '/attendance', label: 'Open Attendance' }} />
         )}
         {d.giving && (
-          <Stat title="Giving" value={f.money(d.giving.total)} detail={`${f.number(d.giving.donors)} donors · ${change(d.giving.changePct)}`} />
+          <Stat title="Giving" value={f.money(d.giving.total)} detail={`${f.number(d.giving.donors)} donors · ${change(d.giving.changePct)}`}
+            link={can('finance:read') ? { to: '/giving', label: 'Open Giving' } : undefined} />
         )}
         {d.groups && (
           <Stat title="Groups" value={f.number(d.groups.count)} detail={`${f.number(d.groups.members)} members · ${f.number(d.groups.pendingRequests)} requests waiting`}
             link={can('groups:read') ? { to: '/groups', label: 'Open Groups' } : undefined} />
         )}
-        <Stat title="My open tasks" value={f.number(d.tasks.myOpen)} detail={`${f.number(d.tasks.myOverdue)} overdue · ${f.number(d.tasks.unassigned)} unassigned`} />
+        <Stat title="My open tasks" value={f.number(d.tasks.myOpen)} detail={`${f.number(d.tasks.myOverdue)} overdue · ${f.number(d.tasks.unassigned)} unassigned`}
+          link={can('tasks:read') ? { to: '/follow-up', label: 'Open Follow-up' } : undefined} />
+        {d.occasions && (
+          <Card withBorder padding="md" component="section" aria-label="Birthdays this week">
+            <Stack gap={4}>
+              <Text size="sm" c="dimmed">Birthdays this week</Text>
+              {d.occasions.birthdays.length === 0 ? <Text size="sm">No birthdays in the next 7 days.</Text> : (
+                <List listStyleType="none" spacing={2} size="sm">
+                  {d.occasions.birthdays.slice(0, 5).map((b) => {
+                    const name = `${b.contact.firstName} ${b.contact.lastName}`;
+                    return (
+                      <List.Item key={b.contact.id}>
+                        {can('contacts:read') ? <Anchor component={Link} to={`/people/${b.contact.id}`} size="sm">{name}</Anchor> : name} · {f.date(b.nextOn)}
+                      </List.Item>
+                    );
+                  })}
+                </List>
+              )}
+              {can('contacts:read') && d.occasions.birthdays.length > 5 && (
+                <Group justify="flex-end"><Anchor component={Link} to="/people?birthday=7" size="sm">All {d.occasions.birthdays.length} birthdays</Anchor></Group>
+              )}
+            </Stack>
+          </Card>
+        )}
       </SimpleGrid>
       {((d.attendance?.series.length ?? 0) > 0 || (d.giving?.byFund.length ?? 0) > 0) && (
         <Suspense fallback={<Loading label="Loading the charts" />}>

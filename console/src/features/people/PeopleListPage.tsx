@@ -78,6 +78,11 @@ export function PeopleListPage() {
         <Can permission="contacts:write"><Button component={Link} to="/people/new">Add a person</Button></Can>
       </Group>
     )}>
+      {listId === undefined && (
+        <TextInput type="search" label="Search people" placeholder="Name, email or phone digits" value={q} autoFocus
+          description={advanced ? 'With these filters on, the search matches last names.' : undefined}
+          onChange={(e) => set({ q: e.currentTarget.value })} />
+      )}
       <Group align="flex-end" gap="xs" wrap="wrap">
         <SavedLists lists={lists.data?.data ?? []} value={listId} onOpen={() => void lists.refetch()} onChange={(id) => set({ list: id ? String(id) : null, q: null, ...Object.fromEntries(FILTER_KEYS.map((k) => [k, null])) })} />
         {listId === undefined && (
@@ -109,9 +114,6 @@ export function PeopleListPage() {
               )}
             </Stack>
           </Collapse>
-          <TextInput type="search" label="Search people" placeholder="Name, email or phone digits" value={q} autoFocus
-            description={advanced ? 'With these filters on, the search matches last names.' : undefined}
-            onChange={(e) => set({ q: e.currentTarget.value })} />
         </>
       )}
       <ErrorAlert error={shown.error} />

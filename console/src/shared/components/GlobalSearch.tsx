@@ -54,9 +54,12 @@ export function GlobalSearch() {
   // The first result is chosen as the results arrive, so Enter opens it straight away; with none, nothing is.
   const arrived = search.data;
   const found = groups.length;
+  // The field names the chosen option itself: Mantine keeps the last one the arrow keys reached, even once it is gone.
   useEffect(() => {
-    if (found > 0 && debounced.length >= 2) combobox.selectFirstOption();
-    else combobox.resetSelectedOption();
+    const id = found > 0 && debounced.length >= 2 ? combobox.selectFirstOption() : null;
+    if (!id) combobox.resetSelectedOption();
+    if (id) input.current?.setAttribute('aria-activedescendant', id);
+    else input.current?.removeAttribute('aria-activedescendant');
   }, [arrived, debounced, found]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const open = (value: string) => {
