@@ -133,6 +133,16 @@ describeInBrowser('the console: follow-up', { timeout: 180_000 }, () => {
     await attended.getByText('No one at this step. Drag a card here.').waitFor();
     await checkScreen(page, 'followup-board-refused');
     await page.context().close();
+
+    // Without tasks:write the board is for reading: no Back or Next, and nothing to drag.
+    await newUser(ctx, t, ['tasks:read', 'contacts:read', 'hierarchy:all'], { username: 'reader' });
+    const reader = await newPage(ctx);
+    await signIn(reader, t.slug, 'reader', PASSWORD);
+    await openBoard(reader);
+    await reader.getByRole('article', { name: 'Grace Achieng, Welcome call' }).waitFor();
+    await reader.getByText('moving cards needs the tasks:write permission').waitFor();
+    await expect(reader.getByRole('button', { name: /^Move / }).count()).resolves.toBe(0);
+    await reader.context().close();
   });
 
   it("a pastor creates a task from a person's page, finds it in My tasks and comments on it on the task's page", async () => {
@@ -170,6 +180,9 @@ describeInBrowser('the console: follow-up', { timeout: 180_000 }, () => {
     expect(detail.comments).toMatchObject([{ body: 'Called; visiting on Saturday with Mary.', author: { username: 'pastor' } }]);
     await page.getByRole('button', { name: 'Mark done' }).click();
     await page.getByRole('button', { name: 'Reopen' }).waitFor();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.getByText(/pastor changed the status: Open → Done/).waitFor();
+    await history.getByText(/pastor created the task/).waitFor();
     expect((await api(ctx.app, pastor.token).get(`/api/tasks/${created.id}`)).json().status).toBe('Done');
     await checkScreen(page, 'followup-task-done');
     await page.getByRole('link', { name: 'Grace Achieng' }).click();

@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router';
 import { ErrorAlert, Loading, Page, useFormat, useSignedIn } from '../../shared';
 import { Comments } from './Comments';
 import { FollowupNav } from './FollowupNav';
+import { History } from './History';
 import { useTask, useUpdateTask, type TaskDetail, type TaskStatus } from './api';
 
 const STATUS_LABEL: Record<TaskStatus, string> = { Open: 'Open', InProgress: 'In progress', Done: 'Done', Cancelled: 'Cancelled' };
@@ -82,6 +83,7 @@ function TaskView({ task }: { task: TaskDetail }) {
         </Card>
         <Comments task={task} mayComment={mayChange} />
       </SimpleGrid>
+      <History task={task} />
     </Page>
   );
 }

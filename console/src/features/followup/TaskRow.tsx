@@ -24,8 +24,8 @@ export function TaskRow({ task }: { task: Task }) {
           </Group>
         </Stack>
         {done
-          ? <Button size="xs" variant="default" loading={update.isPending} onClick={() => update.mutate({ id: task.id, status: 'Open' })} aria-label={`Reopen “${task.title}”`}>Reopen</Button>
-          : <Button size="xs" loading={update.isPending} onClick={() => update.mutate({ id: task.id, status: 'Done' })} aria-label={`Mark “${task.title}” done`}>Done</Button>}
+          ? <Button size="xs" variant="default" style={{ flexShrink: 0 }} loading={update.isPending} onClick={() => update.mutate({ id: task.id, status: 'Open' })} aria-label={`Reopen “${task.title}”`}>Reopen</Button>
+          : <Button size="xs" style={{ flexShrink: 0 }} loading={update.isPending} onClick={() => update.mutate({ id: task.id, status: 'Done' })} aria-label={`Mark “${task.title}” done`}>Done</Button>}
       </Group>
       <ErrorAlert error={update.error} title="Not changed" />
     </Paper>
