@@ -87,7 +87,7 @@ function Tasks({ contactId }: { contactId: number }) {
       {tasks.data?.data.length === 0 && <Text c="dimmed">No tasks about this person.</Text>}
       <List listStyleType="none" spacing={4}>
         {tasks.data?.data.map((t) => (
-          <List.Item key={t.id}>{t.title} · {t.status}{t.dueDate ? ` · due ${f.date(t.dueDate)}` : ''}{t.overdue ? ' · overdue' : ''}</List.Item>
+          <List.Item key={t.id}><Anchor component={Link} to={`/follow-up/tasks/${t.id}`}>{t.title}</Anchor> · {t.status}{t.dueDate ? ` · due ${f.date(t.dueDate)}` : ''}{t.overdue ? ' · overdue' : ''}</List.Item>
         ))}
       </List>
       <NewTaskButton contactId={contactId} />
