@@ -71,7 +71,8 @@ function SessionView({ session: s }: { session: SessionDetail }) {
         {s.didNotMeet && <Badge color="gray">Did not meet</Badge>}
         {write && <Text size="sm" c="dimmed" aria-live="polite">{marks.saving ? 'Saving…' : marks.unsaved ? 'Not saved yet' : 'All saved'}</Text>}
       </Group>
-      {write && s.group && (
+      {write && s.group && !can('groups:read') && <Text c="dimmed">Your role cannot list the group’s members; add people with the guest form.</Text>}
+      {write && s.group && can('groups:read') && (
         <Section title="Members" aside={<Text size="sm" c="dimmed">Tap a name to mark them present; tap again to undo.</Text>}>
           <Roster groupId={s.group.id} groupName={s.group.name} marks={marks} />
         </Section>
