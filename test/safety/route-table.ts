@@ -235,6 +235,7 @@ export const ROUTES: Record<string, RouteEntry> = {
   'POST /api/users': { body: () => ({ username: 'matrix-user', firstName: 'M', lastName: 'U' }) },
   'GET /api/users/:id': { params: { id: 'user' } },
   'DELETE /api/users/:id': { params: { id: 'user' } },
+  'POST /api/users/:id/invitation': { params: { id: 'user' } },
   'PUT /api/users/:id': { params: { id: 'user' }, body: () => ({ status: 'Active' }) },
   'GET /api/users/me': {},
   'PUT /api/users/me/password': { body: () => ({ currentPassword: 'x', newPassword: 'y' }) },

@@ -20,7 +20,7 @@ describe('GET /api/users', () => {
     expect(body.data.map((u: { username: string }) => u.username)).toEqual(['admin', 'Alice', 'bob']);
     expect(body.data[2]).toEqual({
       id: b.id, username: 'bob', email: 'bob@example.org', contactId: b.contactId, status: 'Active',
-      roles: [{ id: await roleId(ctx, t, 'Member'), name: 'Member' }], lastLoginAt: null,
+      roles: [{ id: await roleId(ctx, t, 'Member'), name: 'Member' }], lastLoginAt: null, invitationPending: false,
     });
     expect(body.data[1].id).toBe(a.id);
     expect(JSON.stringify(body)).not.toMatch(/password/i);
@@ -133,6 +133,31 @@ describe('POST /api/users', () => {
     expect(set.statusCode).toBe(200);
     const ok = await api(ctx.app).post('/api/auth/login', { username: 'invited', password: 'my own password', churchName: t.slug });
     expect(ok.statusCode).toBe(200);
+  });
+
+  it('sends an invitation again while it is pending (POST /api/users/:id/invitation), and not once a password is chosen', async () => {
+    const t = await newTenant(ctx);
+    const res = await api(ctx.app, t.admin.token).post('/api/users', { username: 'again', email: 'again@example.org', invite: true, firstName: 'A', lastName: 'Gain' });
+    const id = res.json().id;
+    expect(res.json().invitationPending).toBe(true);
+    const listed = (await api(ctx.app, t.admin.token).get('/api/users?q=again')).json().data[0];
+    expect(listed).toMatchObject({ id, invitationPending: true });
+    const before = ctx.mailer.sent.length;
+    const again = await api(ctx.app, t.admin.token).post(`/api/users/${id}/invitation`, {});
+    expect(again.statusCode).toBe(202);
+    expect(again.json()).toEqual({ message: 'Invitation sent to again@example.org' });
+    const mails = ctx.mailer.sent.slice(before);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].to).toBe('again@example.org');
+    const token = /reset-password\/([A-Za-z0-9_-]+)/.exec(mails[0].text)?.[1];
+    expect((await api(ctx.app).put(`/api/auth/reset-password/${token}`, { password: 'chosen at last' })).statusCode).toBe(200);
+    expect((await api(ctx.app, t.admin.token).get(`/api/users/${id}`)).json().invitationPending).toBe(false);
+    const late = await api(ctx.app, t.admin.token).post(`/api/users/${id}/invitation`, {});
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toMatch(/already chosen a password/);
+    expect((await api(ctx.app, t.admin.token).post('/api/users/999999/invitation', {})).statusCode).toBe(404);
+    const member = await newUser(ctx, t, 'Member');
+    expect((await api(ctx.app, member.token).post(`/api/users/${id}/invitation`, {})).statusCode).toBe(403);
   });
 });
 

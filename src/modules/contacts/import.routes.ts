@@ -27,7 +27,8 @@ export const importRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app
       const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (type !== 'application/json' && type !== 'text/csv') throw new AppError(415, 'Unsupported content type: send application/json or text/csv');
       const jsonDryRun = typeof request.body === 'object' ? (request.body as { dryRun?: boolean } | null)?.dryRun : undefined;
-      return importContacts(db, request.auth, request.body, { dryRun: jsonDryRun ?? request.query.dryRun });
+      const map = request.query.map === undefined ? [] : ([] as string[]).concat(request.query.map);
+      return importContacts(db, request.auth, request.body, { dryRun: jsonDryRun ?? request.query.dryRun, map });
     },
   });
 

@@ -41,7 +41,21 @@ export const ImportJsonBody = Type.Object({
 
 export const ImportQuery = Type.Object({
   dryRun: Type.Optional(Type.Boolean({ default: false, description: 'Match and count as the import would, writing nothing and recording no change' })),
+  map: Type.Optional(Type.Union([Type.String({ maxLength: 400 }), Type.Array(Type.String({ maxLength: 400 }), { maxItems: 50 })], {
+    description: 'CSV only, repeatable: `column=field` (as `parish import --map`): the column feeds the field, before the recognised headers; the file\'s format (its date order, its families) is still recognised from its header',
+  })),
 });
+
+export const IMPORT_OUTCOMES = ['created', 'updated', 'unchanged', 'error'] as const;
+
+export const ImportRowResult = Type.Object({
+  row: Type.Integer({ description: 'Numbered from 1' }),
+  outcome: StringEnum(IMPORT_OUTCOMES, { description: 'What the row does (a dry run: would do); a later row for a person an earlier row creates counts as updated' }),
+  name: Type.String({ description: 'The person\'s first and last name as the row gives them (may be empty for a row in error)' }),
+  message: Type.Optional(Type.String({ description: 'Why the row failed (outcome error)' })),
+  contactId: Type.Optional(Type.Integer({ description: 'The person created, updated or matched (not in a dry run)' })),
+});
+export type ImportRowResult = Static<typeof ImportRowResult>;
 
 /** GET /api/crm/contacts/import/formats: the header mappings, for the console's import wizard. */
 export const ImportFormats = Type.Object({
@@ -81,5 +95,9 @@ export const ImportSummary = Type.Object({
   unchanged: Type.Integer({ description: 'Rows matching a person who already has every value they carry (names, gender, date of birth, email, phone, address, household and role): nothing written, no change recorded' }),
   failed: Type.Integer(),
   errors: Type.Array(Type.Object({ row: Type.Integer({ description: 'Numbered from 1' }), message: Type.String() })),
+  rows: Type.Array(ImportRowResult, { description: 'Every row\'s outcome, in row order (the wizard\'s per-row results)' }),
+  households: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), created: Type.Boolean() }), {
+    description: 'Households the import created or added people to (empty in a dry run)',
+  }),
 });
 export type ImportSummary = Static<typeof ImportSummary>;

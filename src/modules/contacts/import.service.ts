@@ -1,14 +1,14 @@
 import { fieldChanges, recordChanges, type Actor, type NewChange } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { parseCsvTable } from '../../lib/csv.js';
-import { contactRow, FIELDS, FORMATS, isBlankRecord, mapperFor, ownFields } from '../../lib/import-formats.js';
+import { contactRow, FIELDS, FORMATS, isBlankRecord, MappingError, mapperFor, ownFields, parseMaps } from '../../lib/import-formats.js';
 import { BadRequestError } from '../../lib/errors.js';
 import { validationMessage } from '../../lib/http-errors.js';
 import type { Principal } from '../../plugins/auth.js';
-import { applyImportMemberships, lockImportKeys, MAX_MEMBERS, lockImportState, type HouseholdRole, type ImportMembership, type ImportState } from '../households/households.service.js';
+import { applyImportMemberships, lockImportKeys, type ImportedHousehold, MAX_MEMBERS, lockImportState, type HouseholdRole, type ImportMembership, type ImportState } from '../households/households.service.js';
 import { lockMatchKeys, phoneDigits, refreshSearchColumns } from './contacts.repository.js';
 import * as repo from './import.repository.js';
-import { ImportRowCheck, MAX_IMPORT_ROWS, type ImportFormats, type ImportRow, type ImportSummary } from './import.schemas.js';
+import { ImportRowCheck, MAX_IMPORT_ROWS, type ImportFormats, type ImportRow, type ImportRowResult, type ImportSummary } from './import.schemas.js';
 
 /** Rows per transaction: large enough for set-based statements, small enough never to hold locks for long. */
 export const IMPORT_BATCH_SIZE = 500;
@@ -40,13 +40,20 @@ function rowError(value: unknown): string {
  * columns, Planning Center, ChurchCRM, Breeze, Elvanto) and each record mapped and cleaned by that
  * format's rules (its date order, its families); a record without any value is no row.
  */
-export function parseImportBody(body: unknown): Record<string, unknown>[] {
+export function parseImportBody(body: unknown, maps: string[] = []): Record<string, unknown>[] {
   if (typeof body === 'string') {
     const { header, records } = parseCsvTable(body, MAX_IMPORT_ROWS);
-    const mapper = mapperFor('contacts', header, new Map(), { lenient: true });
+    let mapper;
+    try {
+      mapper = mapperFor('contacts', header, parseMaps('contacts', maps), { lenient: true });
+    } catch (err) {
+      if (err instanceof MappingError) throw new BadRequestError(`querystring/map: ${err.message.replace(/--map/g, 'map')}`);
+      throw err;
+    }
     return records.filter((r) => !isBlankRecord(r)).map((r) => contactRow(mapper.map(r), mapper));
   }
   const rows = (body as { contacts?: unknown } | undefined)?.contacts;
+  if (maps.length > 0) throw new BadRequestError('querystring/map applies to a text/csv import only');
   if (!Array.isArray(rows)) throw new BadRequestError('body/contacts is required');
   if (rows.length > MAX_IMPORT_ROWS) throw new BadRequestError(`An import takes at most ${MAX_IMPORT_ROWS} rows`);
   return rows as Record<string, unknown>[];
@@ -64,6 +71,9 @@ export interface BatchResult {
   /** Rows that matched a person who already has everything they carry: nothing written, no change recorded. */
   unchanged: number;
   errors: ImportSummary['errors'];
+  /** Every row's outcome (errors included), in row order. */
+  rows: ImportRowResult[];
+  households: ImportedHousehold[];
 }
 
 /**
@@ -74,17 +84,29 @@ export interface BatchResult {
 export type DryRunPlan = Map<string, number>;
 
 /** The valid rows of `inputs` and the reasons of the others. */
-function checkRows(inputs: NumberedInput[]): { valid: NumberedRow[]; errors: ImportSummary['errors'] } {
+function checkRows(inputs: NumberedInput[]): { valid: NumberedRow[]; errors: ImportSummary['errors']; rows: ImportRowResult[] } {
   const valid: NumberedRow[] = [];
   const errors: ImportSummary['errors'] = [];
+  const rows: ImportRowResult[] = [];
+  const fail = (row: number, normalized: Record<string, unknown>, message: string) => {
+    errors.push({ row, message });
+    rows.push({ row, outcome: 'error', name: nameOf(normalized), message });
+  };
   for (const { row, input } of inputs) {
     const normalized = normalizeRow(input ?? {});
-    if (!ImportRowCheck.Check(normalized)) errors.push({ row, message: rowError(normalized) });
-    else if (normalized.householdRole !== undefined && normalized.householdKey === undefined) errors.push({ row, message: 'householdRole needs a householdKey' });
+    if (!ImportRowCheck.Check(normalized)) fail(row, normalized, rowError(normalized));
+    else if (normalized.householdRole !== undefined && normalized.householdKey === undefined) fail(row, normalized, 'householdRole needs a householdKey');
     else valid.push({ ...normalized, row });
   }
-  return { valid, errors };
+  return { valid, errors, rows };
 }
+
+/** The person's name as a row gives it ("" when it gives none). */
+function nameOf(row: { firstName?: unknown; lastName?: unknown }): string {
+  return [row.firstName, row.lastName].filter((v): v is string => typeof v === 'string' && v !== '').join(' ');
+}
+
+const byRow = (a: { row: number }, b: { row: number }) => a.row - b.row;
 
 /**
  * Imports people (with `dryRun`, matches and counts them as it would, writing nothing): each row matches an existing Person of the caller's tenant by email
@@ -92,10 +114,10 @@ function checkRows(inputs: NumberedInput[]): { valid: NumberedRow[]; errors: Imp
  * reported and skipped; valid rows are written in batches, one transaction per batch; an import
  * that wrote a substantial share of the contacts table analyses it.
  */
-export async function importContacts(db: Db, auth: Principal, body: unknown, options: { dryRun?: boolean } = {}): Promise<ImportSummary> {
-  const raw = parseImportBody(body);
-  const { valid, errors } = checkRows(raw.map((input, index) => ({ row: index + 1, input })));
-  const summary: ImportSummary = { total: raw.length, created: 0, updated: 0, unchanged: 0, failed: errors.length, errors };
+export async function importContacts(db: Db, auth: Principal, body: unknown, options: { dryRun?: boolean; map?: string[] } = {}): Promise<ImportSummary> {
+  const raw = parseImportBody(body, options.map);
+  const { valid, errors, rows } = checkRows(raw.map((input, index) => ({ row: index + 1, input })));
+  const summary: ImportSummary = { total: raw.length, created: 0, updated: 0, unchanged: 0, failed: errors.length, errors, rows, households: [] };
   const plan: DryRunPlan | undefined = options.dryRun ? new Map() : undefined;
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
     const batch = await withTenant(db, auth, (tx) => importBatch(tx, auth, valid.slice(start, start + IMPORT_BATCH_SIZE), plan));
@@ -104,8 +126,11 @@ export async function importContacts(db: Db, auth: Principal, body: unknown, opt
     summary.unchanged += batch.unchanged;
     summary.failed += batch.errors.length;
     errors.push(...batch.errors);
+    rows.push(...batch.rows);
+    summary.households.push(...batch.households);
   }
-  errors.sort((a, b) => a.row - b.row);
+  errors.sort(byRow);
+  rows.sort(byRow);
   if (!plan) await repo.analyzeAfterImport(db, summary.created + summary.updated);
   return summary;
 }
@@ -129,10 +154,10 @@ export function importFormats(): ImportFormats {
  * is written: the rows are matched and counted, `plan` carrying what earlier batches would have created.
  */
 export async function importContactBatch(db: Db, actor: Actor, inputs: NumberedInput[], options: { dryRun?: boolean; plan?: DryRunPlan } = {}): Promise<BatchResult> {
-  const { valid, errors } = checkRows(inputs);
-  if (valid.length === 0) return { created: 0, updated: 0, unchanged: 0, errors };
+  const { valid, errors, rows } = checkRows(inputs);
+  if (valid.length === 0) return { created: 0, updated: 0, unchanged: 0, errors, rows, households: [] };
   const result = await withTenant(db, actor, (tx) => importBatch(tx, actor, valid, options.dryRun ? (options.plan ?? new Map()) : undefined));
-  return { ...result, errors: [...errors, ...result.errors].sort((a, b) => a.row - b.row) };
+  return { ...result, errors: [...errors, ...result.errors].sort(byRow), rows: [...rows, ...result.rows].sort(byRow) };
 }
 
 /** ANALYZE after a streamed import when it changed a substantial share of the table (see analyzeAfterImport). */
@@ -195,8 +220,11 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
   };
   let created = 0;
   const errors: ImportSummary['errors'] = [];
+  const failed: ImportRowResult[] = [];
   const joining = new Map<string, number>();
   const rowTargets: Target[] = [];
+  const rowsOf: NumberedRow[] = [];
+  const createdBy = new Map<Target, number>();
   for (const row of rows) {
     const email = emailKey(row);
     const digits = digitsKey(row);
@@ -205,6 +233,7 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
       const problem = householdProblem(row.householdKey, found, state, joining);
       if (problem) {
         errors.push({ row: row.row, message: problem });
+        failed.push({ row: row.row, outcome: 'error', name: nameOf(row), message: problem });
         continue;
       }
     }
@@ -213,11 +242,13 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
     else if (found) target = found;
     else {
       target = add();
+      createdBy.set(target, row.row);
       created++;
     }
     merge(target, row);
     if (row.householdKey) target.household = { key: row.householdKey, role: row.householdRole ?? target.household?.role, row: row.row };
     rowTargets.push(target);
+    rowsOf.push(row);
     if (email) byEmail.set(email, target);
     if (digits) byDigits.set(digits, target);
   }
@@ -231,6 +262,15 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
   const inPlace = (t: Target) => !t.household || isInHousehold(t, state);
   const same = new Set([...personSame].filter(inPlace));
   const unchanged = rowTargets.filter((t) => same.has(t)).length;
+  const outcomes = (idOf?: Map<Target, number>): ImportRowResult[] => [
+    ...failed,
+    ...rowsOf.map((row, i): ImportRowResult => {
+      const t = rowTargets[i];
+      const outcome = same.has(t) ? 'unchanged' : createdBy.get(t) === row.row ? 'created' : 'updated';
+      const contactId = idOf?.get(t);
+      return { row: row.row, outcome, name: nameOf(row), ...(contactId !== undefined ? { contactId } : {}) };
+    }),
+  ].sort(byRow);
   const counts = { created, updated: rowTargets.length - created - unchanged, unchanged, errors };
   if (dryRun) {
     for (const t of fresh) {
@@ -238,7 +278,7 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
       for (const e of t.person.emails) dryRun.set(`e:${e.toLowerCase()}`, standIn);
       for (const p of t.person.phones) dryRun.set(`p:${phoneDigits(p)}`, standIn);
     }
-    return counts;
+    return { ...counts, rows: outcomes(), households: [] };
   }
   const ids = await repo.allocateContactIds(tx, fresh.length);
   const existing = stored.filter((t) => !personSame.has(t));
@@ -260,8 +300,8 @@ async function importBatch(tx: Db, actor: Actor, rows: NumberedRow[], dryRun?: D
   const memberships: ImportMembership[] = targets
     .filter((t) => t.household && !(t.existingId && inPlace(t)))
     .map((t) => ({ contactId: idOf.get(t)!, lastName: t.person.lastName, key: t.household!.key, role: t.household!.role }));
-  await applyImportMemberships(tx, actor, state, memberships);
-  return counts;
+  const households = await applyImportMemberships(tx, actor, state, memberships);
+  return { ...counts, rows: outcomes(idOf), households };
 }
 
 /**

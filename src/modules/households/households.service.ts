@@ -240,7 +240,14 @@ export interface ImportMembership {
  * the household had none), changed roles (member_updated). Members already in place with their role
  * cost nothing.
  */
-export async function applyImportMemberships(tx: Db, actor: Actor, state: ImportState, memberships: readonly ImportMembership[]): Promise<void> {
+/** The households an import made or added people to (for its summary). */
+export interface ImportedHousehold {
+  id: number;
+  name: string;
+  created: boolean;
+}
+
+export async function applyImportMemberships(tx: Db, actor: Actor, state: ImportState, memberships: readonly ImportMembership[]): Promise<ImportedHousehold[]> {
   const { tenantId } = actor;
   const changes: NewChange[] = [];
   const fresh = new Map<string, ImportMembership[]>();
@@ -308,4 +315,8 @@ export async function applyImportMemberships(tx: Db, actor: Actor, state: Import
     data: { householdId: created[i].id, name: created[i].name, givingTogether: false, primaryContactId: primaries[i].primaryContactId, members: g.members, importKey: g.key, imported: true },
   }));
   await recordChanges(tx, actor, [...creations, ...changes]);
+  return [
+    ...created.map((h) => ({ id: h.id, name: h.name, created: true })),
+    ...[...touched.values()].map(({ household }) => ({ id: household.id, name: household.name, created: false })),
+  ];
 }

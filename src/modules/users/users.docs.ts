@@ -45,6 +45,16 @@ export const usersDocs: ModuleDocs = {
     },
     example: { email: 'ruth.adams@example.org', status: 'Active', roleIds: [2, 3] },
   },
+  'POST /api/users/:id/invitation': {
+    summary: 'Send an invitation again',
+    description: 'Emails a new link (valid 7 days) to choose a password, for an account invited with `invite: true` that has not chosen one yet (`invitationPending`). Earlier links keep working until they expire.',
+    visibility: 'only users whose permissions the caller holds.',
+    errors: {
+      403: 'The user has permissions the caller does not hold',
+      404: 'No user with this id in the tenant',
+      409: 'The user has already chosen a password, or has no email',
+    },
+  },
   'DELETE /api/users/:id': {
     summary: 'Delete a user account',
     description: 'The linked contact stays.',

@@ -137,6 +137,8 @@ const userColumns = {
   contactId: users.contactId,
   status: users.status,
   lastLoginAt: users.lastLoginAt,
+  /** Invited and not yet through the link: no password chosen. */
+  invitationPending: sql<boolean>`${users.passwordHash} is null`,
 };
 
 function userFilter(tenantId: number, filter: UserFilter): SQL | undefined {

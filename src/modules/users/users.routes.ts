@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ModuleOptions } from '../module.js';
 import { errors, IdParams, NoContent, Paginated } from '../../lib/schemas.js';
 import {
-  ChangePasswordBody, CreateUserBody, ListUsersQuery, MeSchema, UpdateUserBody, UserDetailSchema, UserSchema,
+  ChangePasswordBody, CreateUserBody, InvitationSent, ListUsersQuery, MeSchema, UpdateUserBody, UserDetailSchema, UserSchema,
 } from './users.schemas.js';
 import { createUsersService } from './users.service.js';
 
@@ -48,6 +48,12 @@ export const usersRoutes: FastifyPluginAsyncTypebox<ModuleOptions> = async (app,
     config: { permission: 'users:write' },
     schema: { tags, params: IdParams, body: UpdateUserBody, response: { 200: UserDetailSchema, ...errors(400, 401, 403, 404, 409) } },
     handler: (request) => users.updateUser(request.auth, request.params.id, request.body),
+  });
+
+  app.post('/:id/invitation', {
+    config: { permission: 'users:write' },
+    schema: { tags, params: IdParams, response: { 202: InvitationSent, ...errors(400, 401, 403, 404, 409) } },
+    handler: async (request, reply) => reply.status(202).send(await users.resendInvitation(request.auth, request.params.id)),
   });
 
   app.delete('/:id', {

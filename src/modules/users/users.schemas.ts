@@ -18,6 +18,7 @@ export const UserSchema = Type.Object({
   status: UserStatus,
   roles: Type.Array(RoleRef),
   lastLoginAt: Nullable(Instant),
+  invitationPending: Type.Boolean({ description: 'Invited and no password chosen yet (POST /api/users/:id/invitation sends the link again)' }),
 });
 export type UserItem = Static<typeof UserSchema>;
 
@@ -69,3 +70,5 @@ export const ChangePasswordBody = Body({
   newPassword: Password,
 });
 export type ChangePasswordBody = Static<typeof ChangePasswordBody>;
+
+export const InvitationSent = Type.Object({ message: Type.String() });

@@ -31,8 +31,8 @@ type UserRow = NonNullable<Awaited<ReturnType<typeof repo.findUser>>>;
 type RoleRef = { id: number; name: string };
 
 function toItem(row: Omit<UserRow, 'passwordHash'>, roles: RoleRef[]) {
-  const { id, username, email, contactId, status, lastLoginAt } = row;
-  return { id, username, email, contactId, status, roles, lastLoginAt: lastLoginAt?.toISOString() ?? null };
+  const { id, username, email, contactId, status, lastLoginAt, invitationPending } = row;
+  return { id, username, email, contactId, status, roles, lastLoginAt: lastLoginAt?.toISOString() ?? null, invitationPending };
 }
 
 function sameIds(a: number[], b: number[]): boolean {
@@ -107,7 +107,7 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
   }
 
   async function getMe(auth: Principal) {
-    const { lastLoginAt: _, ...me } = await getUser(auth, auth.userId);
+    const { lastLoginAt: _, invitationPending: __, ...me } = await getUser(auth, auth.userId);
     return me;
   }
 
@@ -144,6 +144,25 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
     });
     if (invite && email) sendInvitation(email, user.username, slug ?? '', invite.token);
     return getUser(auth, user.id);
+  }
+
+  /**
+   * The invitation again (an admin's "resend"): a new 7-day link to choose a password, for an account
+   * that has an email and has not chosen one yet. Earlier links keep working until they expire.
+   */
+  async function resendInvitation(auth: Principal, userId: number) {
+    const { tenantId } = auth;
+    const { user, slug, token } = await withTenant(db, tenantId, async (tx) => {
+      const user = await loadUser(tx, tenantId, userId);
+      await checkManageable(tx, auth, user);
+      if (user.passwordHash !== null) throw new ConflictError(`User ${user.username} has already chosen a password: they can use "Forgot password" instead`);
+      if (!user.email) throw new ConflictError(`User ${user.username} has no email to send the invitation to: add one first`);
+      const invite = newOpaqueToken();
+      await insertResetToken(tx, { tenantId, userId, tokenHash: invite.hash, expiresAt: new Date(Date.now() + INVITE_TTL_MS) });
+      return { user, slug: await repo.findTenantSlug(tx, tenantId), token: invite.token };
+    });
+    sendInvitation(user.email!, user.username, slug ?? '', token);
+    return { message: `Invitation sent to ${user.email}` };
   }
 
   /** Not awaited: the account exists either way, and an admin can invite again through forgot-password. */
@@ -219,7 +238,7 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
     });
   }
 
-  return { listUsers, getUser, getMe, createUser, updateUser, deleteUser, changeOwnPassword };
+  return { listUsers, getUser, getMe, createUser, resendInvitation, updateUser, deleteUser, changeOwnPassword };
 }
 
 /**
