@@ -71,6 +71,7 @@ describeInBrowser('the console: messages', { timeout: 240_000 }, () => {
     const olga = await person(t, 'Olga', 'Optout', 'olga@example.org', { emailOptOut: true });
     const nemo = await person(t, 'Nemo', 'Nomail');
     for (const c of [ada, grace, olga, nemo]) await addMembership(ctx, t, tree.fellowshipA1, c);
+    expect((await api(ctx.app, t.admin.token).post('/api/notifications/templates', { name: 'Welcome', subject: 'Welcome, {{firstName}}', body: 'We are glad you came.' })).statusCode).toBe(201);
 
     const page = await newPage(ctx);
     await signIn(page, t.slug, 'admin', PASSWORD);
@@ -78,6 +79,10 @@ describeInBrowser('the console: messages', { timeout: 240_000 }, () => {
     await page.getByRole('heading', { name: 'Compose' }).waitFor();
     // Every merge field the API knows is offered.
     for (const key of MERGE_FIELDS) await page.getByRole('button', { name: new RegExp(`\\{\\{${key}\\}\\}`) }).waitFor();
+    // A template fills in the subject and message (then written over below).
+    await page.getByRole('combobox', { name: 'Start from a template' }).click();
+    await page.getByRole('option', { name: 'Welcome' }).click();
+    await expect(page.getByLabel('Subject').inputValue()).resolves.toBe('Welcome, {{firstName}}');
     await checkScreen(page, 'messages-compose-empty');
 
     await page.getByRole('combobox', { name: 'Group' }).fill('Fellowship A1');

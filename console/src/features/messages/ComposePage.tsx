@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, ErrorAlert, errorMessage, Page, useFormat, useSession } from '../../shared';
-import { useGroupChoices, useListChoices, usePeopleChoices, usePreview, useSend, type MessageBody, type Preview } from './api';
+import { useGroupChoices, useListChoices, useMessageTemplates, usePeopleChoices, usePreview, useSend, type MessageBody, type Preview } from './api';
 
 /** The merge fields a message may use (src/modules/notifications/merge-fields.ts), filled in per recipient. */
 export const MERGE_FIELDS = [
@@ -35,6 +35,8 @@ export function ComposePage() {
   const [lastField, setLastField] = useState<'subject' | 'body'>('body');
   const preview = usePreview();
   const send = useSend();
+  const templates = useMessageTemplates();
+  const [templateId, setTemplateId] = useState<string | null>(null);
 
   const message: MessageBody | undefined = useMemo(() => {
     const audience = target === 'group' ? (groupId ? { groupIds: [Number(groupId)] } : undefined)
@@ -92,6 +94,16 @@ export function ComposePage() {
             {target === 'group' && <GroupPicker value={groupId} onChange={setGroupId} />}
             {target === 'list' && <ListPicker value={listId} onChange={setListId} />}
             {target === 'people' && <PeoplePicker value={people} onChange={setPeople} />}
+            {templates.data && templates.data.data.length > 0 && (
+              <Select label="Start from a template" placeholder="Choose a template (optional)" clearable searchable
+                data={templates.data.data.map((tp) => ({ value: String(tp.id), label: tp.name }))} value={templateId}
+                description="Fills in the subject and message; change them as you like"
+                onChange={(v) => {
+                  setTemplateId(v);
+                  const tp = templates.data.data.find((x) => String(x.id) === v);
+                  if (tp) { setSubject(tp.subject); setBody(tp.body); }
+                }} />
+            )}
             <TextInput ref={subjectRef} label="Subject" required value={subject} onChange={(e) => setSubject(e.currentTarget.value)} onFocus={() => setLastField('subject')} error={fieldError('subject')} maxLength={200} />
             <Textarea ref={bodyRef} label="Message" required autosize minRows={6} value={body} onChange={(e) => setBody(e.currentTarget.value)} onFocus={() => setLastField('body')} error={fieldError('body')} />
             <div>

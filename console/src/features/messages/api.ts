@@ -96,3 +96,11 @@ export function usePeopleChoices(q: string) {
     placeholderData: keepPreviousData,
   });
 }
+
+export function useMessageTemplates() {
+  return useQuery({
+    queryKey: ['messages', 'templates'],
+    queryFn: ({ signal }) => unwrap(api.GET('/api/notifications/templates', { params: { query: { limit: 100 } }, signal })),
+    staleTime: 60_000,
+  });
+}

@@ -43,7 +43,10 @@ function SubmitForm({ template }: { template: Template }) {
     const body = {
       groupId: Number(chosenGroup),
       period,
-      values: Object.fromEntries(template.fields.filter((fl) => values[fl.key] !== undefined && values[fl.key] !== '').map((fl) => [fl.key, values[fl.key]])),
+      // An unticked yes/no question is a "no", not a missing answer.
+      values: Object.fromEntries(template.fields
+        .map((fl) => [fl.key, fl.type === 'boolean' ? values[fl.key] === true : values[fl.key]] as const)
+        .filter(([, v]) => v !== undefined && v !== '' && v !== null)),
     };
     submit.mutate(body, {
       onSuccess: (s) => {
@@ -71,7 +74,7 @@ function SubmitForm({ template }: { template: Template }) {
             data={choices.map((g) => ({ value: String(g.id), label: g.name }))} value={chosenGroup} onChange={setGroupId}
             error={groups.error ? errorMessage(groups.error) : undefined} />
           <TextInput type="date" label={template.frequency === 'Monthly' ? 'A day in the month reported' : 'A day in the week reported'} required
-            description={template.frequency === 'Monthly' ? 'The report is for the whole month' : 'Weeks run Sunday to Saturday'} value={period} onChange={(e) => setPeriod(e.currentTarget.value)} />
+            description={describePeriod(template.frequency, period, f.date)} value={period} onChange={(e) => setPeriod(e.currentTarget.value)} />
           {template.fields.map((fl) => (
             <FieldInput key={fl.key} field={fl} value={values[fl.key]} error={fieldError(fl)} onChange={(v) => setValues((vs) => ({ ...vs, [fl.key]: v }))} />
           ))}
@@ -83,6 +86,15 @@ function SubmitForm({ template }: { template: Template }) {
       </Card>
     </Page>
   );
+}
+
+/** The period a date falls in, as the API will file it (weeks start on Sunday). */
+function describePeriod(frequency: string, day: string, date: (d: string) => string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return frequency === 'Monthly' ? 'The report is for the whole month' : 'Weeks run Sunday to Saturday';
+  if (frequency === 'Monthly') return `The whole of ${new Intl.DateTimeFormat(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T00:00:00Z`))}`;
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - d.getUTCDay());
+  return `The week of Sunday ${date(d.toISOString().slice(0, 10))} (weeks run Sunday to Saturday)`;
 }
 
 function FieldInput({ field, value, error, onChange }: { field: TemplateField; value: Value | undefined; error?: string; onChange: (v: Value) => void }) {
