@@ -4,7 +4,7 @@ import { api } from '../helpers/app.js';
 import { newService, newSession, record, weeksBefore } from '../helpers/attendance.factories.js';
 import { checkScreen, describeInBrowser, newPage, setupBrowser, signIn } from '../helpers/browser.js';
 import { newPerson } from '../helpers/contacts.factories.js';
-import { newTenant, PASSWORD } from '../helpers/factories.js';
+import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
 import type { TestTenant } from '../helpers/factories.js';
 import { addMembership, newGroup, newLeaderOf } from '../helpers/groups.factories.js';
 
@@ -220,6 +220,38 @@ describeInBrowser('the console: attendance', { timeout: 240_000 }, () => {
     expect(tasks.total).toBe(1);
     expect(tasks.data[0]).toMatchObject({ title: `Follow up ${who.firstName} ${who.lastName}`, contact: { id: who.id }, group: { id: a.id }, status: 'Open' });
     await screen(page, 'attendance-absentees-followed-up');
+    await page.context().close();
+  });
+});
+
+describeInBrowser('the console: attendance, read only', { timeout: 240_000 }, () => {
+  it('a reader without attendance:write or tasks:write sees the sessions, who attended and the absentees, and no button that would be refused', async () => {
+    const t = await newTenant(ctx);
+    const { zone, a, people } = await zoneWithTwoFellowships(t);
+    const weeks = weeksBefore(today(), 3);
+    let last = 0;
+    for (const date of weeks) last = (await newSession(ctx, t, { groupId: a.id }, date)).id;
+    await record(ctx, t, last, people.a.slice(0, 2));
+    await newService(ctx, t, zone.id, { name: 'Zone Gathering' });
+    const reader = await newUser(ctx, t, ['attendance:read', 'groups:read', 'hierarchy:all']);
+    const page = await newPage(ctx);
+    await signIn(page, t.slug, reader.username, PASSWORD);
+    await page.goto('/attendance');
+    await page.getByRole('region', { name: 'Zone Gathering' }).getByText('No session today yet.').waitFor();
+    await expect(page.getByRole('button', { name: 'Take attendance' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('region', { name: 'A small group or fellowship' }).count()).resolves.toBe(0);
+
+    await page.goto(`/attendance/sessions/${last}`);
+    await page.getByRole('heading', { name: 'Riverside Fellowship meeting' }).waitFor();
+    await page.getByRole('region', { name: 'Who attended (2)' }).getByText('Achieng Riverside0').waitFor();
+    await expect(page.getByRole('checkbox').count()).resolves.toBe(0);
+    await expect(page.getByRole('region', { name: 'Add a guest' }).count()).resolves.toBe(0);
+    await screen(page, 'attendance-session-read-only');
+
+    await page.goto('/attendance/absentees');
+    await pickGroup(page, 'Group (with everything under it)', 'East Zone');
+    await page.getByText('3 people missed the last 3 meetings of their group').waitFor();
+    await expect(page.getByRole('button', { name: /^Follow up/ }).count()).resolves.toBe(0);
     await page.context().close();
   });
 });
