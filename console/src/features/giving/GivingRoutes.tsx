@@ -1,12 +1,19 @@
-import { Text } from '@mantine/core';
 import { Route, Routes } from 'react-router';
-import { Page } from '../../shared';
+import { BatchesListPage } from './BatchesListPage';
+import { BatchPage } from './BatchPage';
+import { ContributionsPage } from './ContributionsPage';
+import { PledgesPage } from './PledgesPage';
+import { StatementsPage } from './StatementsPage';
 
-/** The Giving area (console.md "Screens"). Placeholder until its screens land. */
+/** The Giving area (console.md "Giving"): batches and keyboard entry, contributions, statements, pledges. */
 export function GivingRoutes() {
   return (
     <Routes>
-      <Route index element={<Page title="Giving"><Text>This area is being built.</Text></Page>} />
+      <Route index element={<BatchesListPage />} />
+      <Route path="batches/:id" element={<BatchPage />} />
+      <Route path="contributions" element={<ContributionsPage />} />
+      <Route path="statements" element={<StatementsPage />} />
+      <Route path="pledges" element={<PledgesPage />} />
     </Routes>
   );
 }
