@@ -85,7 +85,7 @@ describeInBrowser('the console: messages', { timeout: 240_000 }, () => {
     await expect(page.getByLabel('Subject').inputValue()).resolves.toBe('Welcome, {{firstName}}');
     await checkScreen(page, 'messages-compose-empty');
 
-    await page.getByRole('combobox', { name: 'Group' }).fill('Fellowship A1');
+    await page.getByRole('combobox', { name: 'Group', exact: true }).fill('Fellowship A1');
     await page.getByRole('option', { name: 'Fellowship A1' }).click();
     await page.getByLabel('Subject').fill('Hello ');
     await page.getByRole('button', { name: 'Insert First name {{firstName}}' }).click();

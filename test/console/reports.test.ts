@@ -25,7 +25,7 @@ describeInBrowser('the console: reports', { timeout: 240_000 }, () => {
 
     await page.getByRole('link', { name: 'Fill in Weekly fellowship report' }).click();
     await page.getByRole('heading', { name: 'Weekly fellowship report' }).waitFor();
-    await page.getByRole('combobox', { name: 'Fellowship' }).click();
+    await page.getByRole('combobox', { name: 'Fellowship', exact: true }).click();
     await page.getByRole('option', { name: 'Fellowship A1' }).click();
     // A required number left empty: the API's message beside the field, what was typed kept.
     await page.getByLabel('Visitors').fill('3');
@@ -72,7 +72,7 @@ describeInBrowser('the console: reports', { timeout: 240_000 }, () => {
     await page.goto('/reports');
     await page.getByRole('link', { name: 'Group health' }).click();
     await page.getByRole('heading', { name: 'Group health' }).waitFor();
-    await page.getByRole('combobox', { name: 'Group' }).click();
+    await page.getByRole('combobox', { name: 'Group', exact: true }).click();
     await page.getByRole('option', { name: 'Cluster A' }).click();
     await page.getByLabel('From', { exact: true }).fill('2026-01-01');
     await page.getByLabel('To', { exact: true }).fill('2026-03-31');
