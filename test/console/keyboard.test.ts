@@ -67,7 +67,7 @@ describeInBrowser('the console from the keyboard alone', { timeout: 240_000 }, (
 
     // Ctrl+K: the header's search; Enter opens the first result.
     await keys.press('Control+k');
-    await expect.poll(async () => (await focused(page)).name).toMatch(/^Search people/);
+    await expect.poll(async () => (await focused(page)).name).toMatch(/^Search all people/);
     await expectFocusVisible(page);
     await keys.type('Nakato');
     await page.getByRole('option', { name: /Ruth Nakato/ }).waitFor();

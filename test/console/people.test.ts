@@ -36,7 +36,7 @@ describeInBrowser('the console: search, filters, saved lists and merging', { tim
     await signIn(page, t.slug, 'admin', PASSWORD);
 
     await page.keyboard.press('Control+k');
-    const search = page.getByRole('combobox', { name: 'Search people, families, groups and tasks' });
+    const search = page.getByRole('combobox', { name: 'Search all people, families, groups and tasks' });
     await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('nakato');
     const results = page.getByRole('listbox', { name: 'Search results' });
@@ -78,7 +78,7 @@ describeInBrowser('the console: search, filters, saved lists and merging', { tim
     await addMembership(ctx, t, group, member.contactId);
     const other = await newPage(ctx);
     await signIn(other, t.slug, member.username, PASSWORD);
-    const groupsOnly = other.getByRole('combobox', { name: 'Search groups' });
+    const groupsOnly = other.getByRole('combobox', { name: 'Search all groups' });
     await groupsOnly.fill('nakato');
     await other.getByRole('listbox', { name: 'Search results' }).getByRole('option', { name: /Nakato Cell/ }).waitFor();
     await expect(other.getByRole('option', { name: /Ruth Nakato/ }).count()).resolves.toBe(0);

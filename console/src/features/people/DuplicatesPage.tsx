@@ -130,9 +130,10 @@ function MergeDialog({ initial, onClose }: { initial: Contact[]; onClose(): void
   };
 
   return (
-    <ConfirmDialog opened onClose={onClose} title="Merge records?" loading={merge.isPending} error={merge.error}
+    <ConfirmDialog opened onClose={onClose} loading={merge.isPending} error={merge.error}
+      title={records.length === 2 ? `Merge ${personName(records[0])} and ${personName(records[1])}?` : 'Merge records?'}
       disabled={!kept || gone.length === 0 || tooMany}
-      confirmLabel={kept && gone.length > 0 ? `Merge ${gone.length} into ${personName(kept)}` : 'Merge'}
+      confirmLabel={!kept || gone.length === 0 ? 'Merge' : gone.length === 1 ? `Keep ${personName(kept)} and merge` : `Merge ${gone.length} into ${personName(kept)}`}
       onConfirm={() => kept && merge.mutate({ keepId: kept.id, sourceIds: gone.map((c) => c.id) }, {
         onSuccess: () => {
           notifications.show({ color: 'green', message: `${gone.map(personName).join(', ')} merged into ${personName(kept)}` });

@@ -77,7 +77,7 @@ export function GlobalSearch() {
   return (
     <Combobox store={combobox} onOptionSubmit={open} withinPortal position="bottom-start" width="target" offset={4}>
       <Combobox.Target withExpandedAttribute>
-        <TextInput ref={input} type="search" aria-label={`Search ${what}`} placeholder="Search" value={q} size="sm"
+        <TextInput ref={input} type="search" aria-label={`Search all ${what}`} placeholder="Search" value={q} size="sm"
           style={{ flex: 1, maxWidth: 420, minWidth: 0 }}
           rightSection={search.isFetching ? <Loader size="xs" aria-label="Searching" /> : <Kbd size="xs" visibleFrom="sm" title="Press / or Ctrl+K to search">/</Kbd>}
           rightSectionPointerEvents="none"
