@@ -81,7 +81,7 @@ describeInBrowser('the console: reports', { timeout: 240_000 }, () => {
     const body = await (await answered).json();
     const chart = page.locator('.recharts-surface').first();
     await chart.waitFor();
-    await page.getByText('Jan 1, 2026 to Mar 31, 2026 · 3 rows').waitFor();
+    await page.getByText('Jan 1, 2026 to Mar 31, 2026 · Cluster A and the groups under it · 3 rows').waitFor();
     await checkScreen(page, 'reports-run-chart');
 
     // The table, one click away, has the rows the API answered.

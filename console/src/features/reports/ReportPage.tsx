@@ -30,6 +30,7 @@ export function ReportPage() {
 
 function ReportRun({ report }: { report: CatalogItem }) {
   const f = useFormat();
+  const groups = useGroupChoices();
   const [search, setSearch] = useSearchParams();
   const params = report.parameters.filter((p) => p.key !== 'format');
   // The applied query lives in the address (a report can be bookmarked and shared); the form edits a copy.
@@ -67,7 +68,7 @@ function ReportRun({ report }: { report: CatalogItem }) {
       <Text c="dimmed">{report.description}</Text>
       <Card withBorder component="form" onSubmit={run} aria-label="Report parameters">
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} verticalSpacing="sm">
-          {params.map((p) => (
+          {params.filter((p) => p.key !== 'includeDescendants' || draft.groupId).map((p) => (
             <ParameterField key={p.key} param={p} value={draft[p.key] ?? ''} onChange={(v) => setDraft((d) => ({ ...d, [p.key]: v }))} />
           ))}
         </SimpleGrid>
@@ -81,7 +82,7 @@ function ReportRun({ report }: { report: CatalogItem }) {
       {result.data && (
         <Stack gap="sm">
           <Group justify="space-between">
-            <Text size="sm" c="dimmed">{describeScope(result.data, f)}</Text>
+            <Text size="sm" c="dimmed">{describeScope(result.data, f, (id) => groups.data?.data.find((g) => g.id === id)?.name)}</Text>
             <SegmentedControl aria-label="Show as" value={view} onChange={(v) => setView(v as 'chart' | 'table')} data={[{ value: 'chart', label: 'Chart' }, { value: 'table', label: 'Table' }]} />
           </Group>
           {result.data.rows.length === 0
@@ -93,9 +94,12 @@ function ReportRun({ report }: { report: CatalogItem }) {
   );
 }
 
-function describeScope(out: ReportOutput, f: ReturnType<typeof useFormat>) {
+function describeScope(out: ReportOutput, f: ReturnType<typeof useFormat>, groupName: (id: number) => string | undefined) {
   const p = out.parameters as Record<string, unknown>;
-  return `${f.date(String(p.from))} to ${f.date(String(p.to))} · ${out.rows.length} row${out.rows.length === 1 ? '' : 's'}`;
+  const scope = !('groupId' in p) ? 'the whole church'
+    : p.groupId === null ? 'all the groups you see'
+      : `${groupName(Number(p.groupId)) ?? 'the chosen group'}${p.includeDescendants === false ? ' only' : ' and the groups under it'}`;
+  return `${f.date(String(p.from))} to ${f.date(String(p.to))} · ${scope} · ${out.rows.length} row${out.rows.length === 1 ? '' : 's'}`;
 }
 
 function ParameterField({ param, value, onChange }: { param: ReportParameter; value: string; onChange: (v: string) => void }) {
