@@ -167,7 +167,9 @@ describeInBrowser('the console: giving', { timeout: 300_000 }, () => {
     // Closing refuses with the API's message (no force without finance:admin).
     await tabTo(page, /\|Close batch$/, true);
     await page.keyboard.press('Enter');
-    await page.getByText(/does not balance/).first().waitFor();
+    await page.getByText('The batch does not balance').waitFor();
+    await page.getByText(/Entered \$846\.50 in 20 gifts; the control is \$621\.50 in 20\. Over by \$225\.00\./).waitFor();
+    await page.getByText(/^The server said: .*does not balance/).waitFor();
     await page.getByText('ask a finance administrator to close it as it is').waitFor();
     await expect(page.getByRole('button', { name: 'Close anyway' }).count()).resolves.toBe(0);
     await checkScreen(page, 'giving-batch-variance');
@@ -242,7 +244,8 @@ describeInBrowser('the console: giving', { timeout: 300_000 }, () => {
     await page.getByRole('table', { name: 'Statement totals' }).getByText('$205.00').waitFor();
     const frame = page.getByTitle('Giving statement of Kato household');
     await frame.waitFor();
-    const src = await frame.getAttribute('src');
+    const src = await frame.getAttribute('data');
+    expect(await frame.getAttribute('type')).toBe('application/pdf');
     expect(src).toMatch(/^blob:/);
     // The frame shows that statement: its blob is the PDF the API answered.
     const shown = Buffer.from(await page.evaluate(async (url) => {

@@ -22,6 +22,7 @@ export function BatchPage() {
   const funds = useFunds();
   const { can } = useSignedIn();
   const donorRef = useRef<HTMLInputElement>(null);
+  const [refusal, setRefusal] = useState<unknown>();
 
   if (batch.isPending || funds.isPending) return <Page title="Batch"><AreaNav /><Loading /></Page>;
   if (!batch.data) return <Page title="Batch"><AreaNav /><ErrorAlert error={batch.error} /><Anchor component={Link} to="/giving">Back to batches</Anchor></Page>;
@@ -30,9 +31,10 @@ export function BatchPage() {
   const activeFunds = (funds.data?.data ?? []).filter((f) => f.isActive);
 
   return (
-    <Page title={b.name} actions={<BatchActions batch={b} />}>
+    <Page title={b.name} actions={<BatchActions batch={b} onRefused={setRefusal} />}>
       <AreaNav />
       <Totals batch={b} />
+      <Refusal batch={b} refusal={refusal} onClear={() => setRefusal(undefined)} />
       {open && can('finance:write') && (activeFunds.length > 0
         ? <EntryForm donorRef={donorRef} batch={b} funds={activeFunds} lastFundId={gifts.data?.data[0]?.lines[0]?.fund.id} lastMethod={gifts.data?.data[0]?.method} />
         : <Alert color="yellow" title="No fund to give to">Add an active fund first (Admin, or ask whoever manages the funds): every gift goes to a fund.</Alert>)}
@@ -76,34 +78,61 @@ function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** Close (a variance is refused with the API's message; finance:admin may close anyway) and reopen. */
-function BatchActions({ batch: b }: { batch: Batch }) {
+/** Close (a variance is refused with the API's message, shown under the totals) and reopen (finance:admin). */
+function BatchActions({ batch: b, onRefused }: { batch: Batch; onRefused(error: unknown): void }) {
   const { can } = useSignedIn();
   const actions = useBatchActions(b.id);
-  const [refusal, setRefusal] = useState<unknown>();
-  useEffect(() => setRefusal(undefined), [b.status, b.variance, b.contributionCount]);
-  const close = (force: boolean) => actions.close.mutate(force, { onError: setRefusal, onSuccess: () => setRefusal(undefined) });
-  const unbalanced = refusal instanceof ApiError && refusal.statusCode === 409;
   return (
-    <Stack gap={6} align="flex-end">
-      <Group gap="xs">
-        <Anchor component={Link} to="/giving" size="sm">All batches</Anchor>
-        {b.status === 'Open' && can('finance:write') && <Button onClick={() => close(false)} loading={actions.close.isPending && !actions.close.variables}>Close batch</Button>}
-        {b.status === 'Closed' && can('finance:admin') && (
-          <Button variant="default" onClick={() => actions.reopen.mutate(undefined, { onError: setRefusal })} loading={actions.reopen.isPending}>Reopen batch</Button>
-        )}
-      </Group>
-      {refusal !== undefined && (
-        <Alert color="red" title={unbalanced ? 'The batch does not balance' : 'Not done'} role="alert" maw={520}>
-          <Stack gap="xs">
-            <Text size="sm">{errorMessage(refusal)}</Text>
-            {unbalanced && (can('finance:admin')
-              ? <Group gap="xs"><Text size="sm">Fix the gifts, or close it as it is:</Text><Button size="xs" color="red.9" onClick={() => close(true)} loading={actions.close.isPending && actions.close.variables}>Close anyway</Button></Group>
-              : <Text size="sm">Fix the gifts so the totals match, or ask a finance administrator to close it as it is.</Text>)}
-          </Stack>
-        </Alert>
+    <Group gap="xs">
+      <Anchor component={Link} to="/giving" size="sm">All batches</Anchor>
+      {b.status === 'Open' && can('finance:write') && (
+        <Button onClick={() => actions.close.mutate(false, { onError: onRefused, onSuccess: () => onRefused(undefined) })} loading={actions.close.isPending}>Close batch</Button>
       )}
-    </Stack>
+      {b.status === 'Closed' && can('finance:admin') && (
+        <Button variant="default" onClick={() => actions.reopen.mutate(undefined, { onError: onRefused, onSuccess: () => onRefused(undefined) })} loading={actions.reopen.isPending}>Reopen batch</Button>
+      )}
+    </Group>
+  );
+}
+
+/**
+ * Why the batch did not close, in the church's money, with the API's own message beneath; a finance
+ * administrator may close it as it is. Cleared once the totals change.
+ */
+function Refusal({ batch: b, refusal, onClear }: { batch: Batch; refusal: unknown; onClear(): void }) {
+  const f = useFormat();
+  const { can } = useSignedIn();
+  const actions = useBatchActions(b.id);
+  const key = `${b.status}/${b.variance}/${b.contributionCount}`;
+  const [seenAt, setSeenAt] = useState(key);
+  useEffect(() => {
+    if (refusal === undefined) setSeenAt(key);
+  }, [refusal, key]);
+  useEffect(() => {
+    if (refusal !== undefined && key !== seenAt) onClear();
+  }, [key, seenAt, refusal, onClear]);
+  if (refusal === undefined) return null;
+  const unbalanced = refusal instanceof ApiError && refusal.statusCode === 409 && b.status === 'Open';
+  if (!unbalanced) return <ErrorAlert error={refusal} title="Not done" />;
+  const gap = b.variance === 0 ? '' : ` ${b.variance > 0 ? 'Short by' : 'Over by'} ${f.money(Math.abs(b.variance))}.`;
+  return (
+    <Alert color="red" title="The batch does not balance" role="alert">
+      <Stack gap="xs">
+        <Text size="sm">
+          Entered {f.money(b.totalAmount)} in {f.number(b.contributionCount)} {b.contributionCount === 1 ? 'gift' : 'gifts'}; the control is {f.money(b.controlAmount)} in {f.number(b.controlCount)}.{gap}
+        </Text>
+        <Text size="xs">The server said: {errorMessage(refusal)}</Text>
+        {can('finance:admin')
+          ? (
+            <Group gap="xs">
+              <Text size="sm">Fix the gifts, or close it as it is:</Text>
+              <Button size="xs" color="red.9" onClick={() => actions.close.mutate(true, { onSuccess: onClear })} loading={actions.close.isPending}>Close anyway</Button>
+            </Group>
+          )
+          : <Text size="sm">Fix the gifts so the totals match, or ask a finance administrator to close it as it is.</Text>}
+        <ErrorAlert error={actions.close.error} title="Not closed" />
+      </Stack>
+    </Alert>
   );
 }
 

@@ -91,7 +91,10 @@ function Statement({ donor, from, to }: { donor: Donor; from: string; to: string
       {pdf.data && (
         <>
           <Anchor href={pdf.data} download={filename} size="sm">Download the PDF</Anchor>
-          <iframe src={pdf.data} title={`Giving statement of ${s.name}`} style={{ width: '100%', height: '70vh', minHeight: 420, border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }} />
+          <object data={pdf.data} type="application/pdf" title={`Giving statement of ${s.name}`} aria-label={`Giving statement of ${s.name}`}
+            style={{ width: '100%', height: '70vh', minHeight: 420, border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }}>
+            <Text size="sm" p="md">This browser cannot show the PDF here: <Anchor href={pdf.data} download={filename}>download the statement</Anchor> to open or print it.</Text>
+          </object>
         </>
       )}
     </Stack>
