@@ -146,7 +146,7 @@ describeInBrowser('the console: households, duplicates, export and erase', { tim
     await signIn(page, t.slug, reader.username, PASSWORD);
 
     const nav = page.getByRole('navigation', { name: 'Areas' });
-    await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Home', 'People', 'Households']);
+    await expect(nav.getByRole('link').allTextContents()).resolves.toEqual(['Home', 'People', 'Households', 'Messages']);
     await nav.getByRole('link', { name: 'Households' }).click();
     await page.getByRole('link', { name: household.name }).waitFor();
     await expect(page.getByRole('link', { name: 'New household' }).count()).resolves.toBe(0);
