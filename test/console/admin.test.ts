@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -176,6 +178,53 @@ describeInBrowser('the console: admin', { timeout: 240_000 }, () => {
     await page.getByLabel('From', { exact: true }).fill('2000-01-01');
     await page.getByLabel('To', { exact: true }).fill('2000-01-02');
     await page.getByText('No change matches these filters. Widen the dates or clear a filter.').waitFor();
+    await page.context().close();
+  });
+
+  it('an admin imports a Planning Center CSV through the wizard: the dry run row by row, then the import, and finds the people and households it made', async () => {
+    const t = await newTenant(ctx);
+    const fixture = fs.readFileSync(path.resolve(import.meta.dirname, '../fixtures/import/planning-center-export.csv'), 'utf8');
+    const grace = fixture.split('\n').find((l) => l.startsWith('30004'))!;
+    // One more row without a last name: the dry run names its error.
+    const csv = `${fixture.trimEnd()}\r\n${grace.trimEnd().replace('30004,,,Grace,,,Namutebi', '30005,,,Nameless,,,').replace(/grace@work[^,]*,[^,]*/, 'nameless@example.org,0772 300005')}\r\n`;
+    const page = await newPage(ctx);
+    await signIn(page, t.slug, 'admin', PASSWORD);
+    await page.goto('/admin');
+    await page.getByRole('link', { name: 'Import people' }).first().click();
+    await page.getByRole('heading', { name: 'Import people' }).waitFor();
+    await screen(page, 'admin-import-start');
+
+    await page.locator('input[type=file]').setInputFiles({ name: 'planning-center.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByText('Planning Center People', { exact: true }).waitFor();
+    // The recognised columns are pre-selected.
+    await expect(page.getByRole('textbox', { name: 'First name' }).or(page.getByRole('combobox', { name: 'First name' })).first().inputValue()).resolves.toBe('First Name');
+    await expect(page.getByRole('combobox', { name: 'Email' }).inputValue()).resolves.toBe('Home Email');
+    await expect(page.getByRole('combobox', { name: 'Household (family) id' }).inputValue()).resolves.toBe('Household ID');
+    await screen(page, 'admin-import-columns');
+
+    await page.getByRole('button', { name: 'Check the rows (dry run)' }).click();
+    await page.getByText('5 rows checked, nothing written yet:').waitFor();
+    const rows = page.getByRole('row');
+    await rows.filter({ hasText: 'Daniel Okello' }).getByText('created').waitFor();
+    await rows.filter({ hasText: 'Nameless' }).getByText('error').waitFor();
+    await rows.filter({ hasText: 'Nameless' }).getByText(/lastName/).waitFor();
+    expect((await api(ctx.app, t.admin.token).get('/api/crm/contacts?q=Okello')).json().total).toBe(0);
+    await screen(page, 'admin-import-dry-run');
+
+    await page.getByRole('button', { name: 'Import 4 rows' }).click();
+    await page.getByRole('heading', { name: 'Import finished' }).waitFor();
+    await page.getByText('Importing: 5 of 5 rows').waitFor({ state: 'detached' }).catch(() => undefined);
+    await page.getByRole('link', { name: 'Grace Namutebi' }).waitFor();
+    await screen(page, 'admin-import-done');
+    await page.getByRole('link', { name: /Okello/ }).filter({ hasNotText: 'Daniel' }).filter({ hasNotText: 'Peggy' }).filter({ hasNotText: 'Tim' }).click();
+    await page.getByRole('heading', { name: /Okello/ }).waitFor();
+    await page.getByRole('link', { name: 'Daniel Okello' }).first().waitFor();
+    await page.getByRole('link', { name: 'Tim Okello' }).first().waitFor();
+    const stored = (await api(ctx.app, t.admin.token).get('/api/crm/contacts?q=Okello')).json();
+    expect(stored.total).toBe(3);
+    const households = (await api(ctx.app, t.admin.token).get('/api/crm/households')).json();
+    expect(households.total).toBe(1);
+    expect(households.data[0].members).toHaveLength(3);
     await page.context().close();
   });
 });

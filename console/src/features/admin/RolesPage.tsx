@@ -5,6 +5,9 @@ import { ApiError, ErrorAlert, Loading, useSignedIn } from '../../shared';
 import { usePermissions, useRoleActions, useRoles, type Role } from './api';
 import { AdminPage, Tag } from './sections';
 
+/** The permission column stays in view while the roles scroll sideways (a phone shows two or three roles at a time). */
+const STICKY = { position: 'sticky', left: 0, zIndex: 1, background: 'var(--mantine-color-body)' } as const;
+
 /** Roles as a permission matrix: a row per permission, a column per role; built-in roles are read-only. */
 export function RolesPage() {
   const { can } = useSignedIn();
@@ -32,11 +35,11 @@ export function RolesPage() {
             {writer ? 'Tick a box to let a role use a permission; it is saved at once and applies on each user’s next request. ' : ''}
             Built-in roles (marked) cannot be changed.
           </Text>
-          <Table.ScrollContainer minWidth={200 + roles.data.data.length * 110}>
+          <Table.ScrollContainer minWidth={160 + roles.data.data.length * 96}>
             <Table striped stickyHeader withColumnBorders>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th scope="col">Permission</Table.Th>
+                  <Table.Th scope="col" style={STICKY}>Permission</Table.Th>
                   {roles.data.data.map((r) => (
                     <Table.Th key={r.id} scope="col" ta="center">
                       <Stack gap={2} align="center">
@@ -51,9 +54,9 @@ export function RolesPage() {
               <Table.Tbody>
                 {permissions.data.data.map((p) => (
                   <Table.Tr key={p.key}>
-                    <Table.Th scope="row" fw={400}>
+                    <Table.Th scope="row" fw={400} style={STICKY}>
                       <Text size="sm" fw={600}>{p.key}</Text>
-                      <Text size="xs" c="dimmed">{p.description}</Text>
+                      <Text size="xs" c="dimmed" visibleFrom="sm">{p.description}</Text>
                     </Table.Th>
                     {roles.data.data.map((r) => {
                       // The change being saved shows at once.
