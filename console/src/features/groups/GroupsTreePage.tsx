@@ -39,7 +39,7 @@ function TreeNode({ id, name, depth }: { id: number; name: string; depth: number
         <Anchor component={Link} to={`/groups/${id}`}>{name}</Anchor>
         {group.data ? (
           <Badge variant="light" color="gray" title="Active members">{f.number(group.data.memberCount)} {group.data.memberCount === 1 ? 'member' : 'members'}</Badge>
-        ) : group.isPending ? <Loader size="xs" aria-label={`Loading ${name}`} /> : null}
+        ) : group.isPending ? <Loader size="xs" role="status" aria-label={`Loading ${name}`} /> : null}
         {group.data && <Text size="xs" c="dimmed" visibleFrom="xs">{group.data.category.name}</Text>}
       </Group>
       {open && hasChildren && (

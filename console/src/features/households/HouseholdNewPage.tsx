@@ -62,7 +62,7 @@ export function HouseholdNewPage() {
           <Card withBorder component="section" aria-label="People">
             <Title order={2} size="h4" mb="xs">People</Title>
             <Stack gap="sm">
-              {first.isPending && startWith !== undefined && <Loader size="sm" aria-label="Loading the first person" />}
+              {first.isPending && startWith !== undefined && <Loader size="sm" role="status" aria-label="Loading the first person" />}
               <ErrorAlert error={first.error} />
               {rows.length === 0 ? <Text c="dimmed">Nobody yet. Find the people of the family below; the first one is the head of the household.</Text> : (
                 <MemberRows rows={rows} editable linkPeople={false} caption="People of the new household"

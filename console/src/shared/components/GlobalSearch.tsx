@@ -79,7 +79,7 @@ export function GlobalSearch() {
       <Combobox.Target withExpandedAttribute>
         <TextInput ref={input} type="search" aria-label={`Search all ${what}`} placeholder="Search" value={q} size="sm"
           style={{ flex: 1, maxWidth: 420, minWidth: 0 }}
-          rightSection={search.isFetching ? <Loader size="xs" aria-label="Searching" /> : <Kbd size="xs" visibleFrom="sm" title="Press / or Ctrl+K to search">/</Kbd>}
+          rightSection={search.isFetching ? <Loader size="xs" role="status" aria-label="Searching" /> : <Kbd size="xs" visibleFrom="sm" title="Press / or Ctrl+K to search">/</Kbd>}
           rightSectionPointerEvents="none"
           onChange={(e) => { setQ(e.currentTarget.value); combobox.openDropdown(); combobox.updateSelectedOptionIndex(); }}
           onFocus={() => q.trim().length >= 2 && combobox.openDropdown()}

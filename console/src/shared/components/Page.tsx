@@ -20,7 +20,7 @@ export function Page({ title, actions, children }: { title: string; actions?: Re
 export function Loading({ label = 'Loading' }: { label?: string }) {
   return (
     <Group justify="center" p="xl">
-      <Loader aria-label={label} />
+      <Loader role="status" aria-label={label} />
     </Group>
   );
 }
