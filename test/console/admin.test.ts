@@ -138,10 +138,19 @@ describeInBrowser('the console: admin', { timeout: 240_000 }, () => {
     await expect(page.getByLabel(/^Currency/).getAttribute('aria-invalid')).resolves.toBe('true');
     await screen(page, 'admin-settings-error');
     await page.getByLabel(/^Currency/).fill('UGX');
+    await page.getByLabel(/^Reply-to email/).fill('office@stpaul.example.org');
+    await page.getByLabel(/^Church address/).fill('Plot 4, Kisaasi Road\nKampala');
+    await page.getByLabel(/^Registration or tax number/).fill('UG-12345');
+    await page.getByRole('textbox', { name: 'Paper size' }).or(page.getByRole('combobox', { name: 'Paper size' })).first().click();
+    await page.getByRole('option', { name: 'Letter' }).click();
+    await page.getByLabel(/^Closing sentence/).fill('Thank you for your generosity.');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Church settings saved').waitFor();
     const tenant = (await api(ctx.app, t.admin.token).get('/api/tenants/current')).json();
-    expect(tenant).toMatchObject({ name: 'St. Paul Kisaasi', currency: 'UGX' });
+    expect(tenant).toMatchObject({
+      name: 'St. Paul Kisaasi', currency: 'UGX', replyTo: 'office@stpaul.example.org', address: 'Plot 4, Kisaasi Road\nKampala',
+      taxNumber: 'UG-12345', paperSize: 'Letter', statementClosing: 'Thank you for your generosity.',
+    });
     await screen(page, 'admin-settings');
 
     // Webhooks: a new one against a real receiver, a test ping and its delivery.

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title, Tooltip } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Stack, Table, Text, TextInput, Textarea, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import { ApiError, ErrorAlert, Loading, useSignedIn } from '../../shared';

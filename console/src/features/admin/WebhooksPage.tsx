@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Button, Code, Group, MultiSelect, Pagination, Paper, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Code, Group, MultiSelect, Pagination, Paper, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
