@@ -79,7 +79,7 @@ export const groupsDocs: ModuleDocs = {
   },
   'GET /api/groups/membership-request': {
     summary: 'List membership requests the caller may handle',
-    description: 'Pending and handled requests of groups in the subtrees the caller leads; empty for a plain member.',
+    description: 'Pending requests of groups the caller may manage (groups:write, within the subtrees the caller leads); empty for a plain member.',
     visibility: VISIBILITY.hierarchyWrite,
   },
   'POST /api/groups/membership-request': {
