@@ -91,11 +91,11 @@ export function AuditPage() {
                     const entity = `${c.entity.type} ${c.entity.id}`;
                     return (
                       <Table.Tr key={c.id}>
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{f.dateTime(c.occurredAt)}</Table.Td>
+                        <Table.Td style={{ minWidth: 96 }}>{f.dateTime(c.occurredAt)}</Table.Td>
                         <Table.Td>{c.actor ? (c.actor.username ?? `user ${c.actor.id} (deleted)`) : <Text size="sm" c="dimmed">System</Text>}</Table.Td>
                         <Table.Td>
                           <Stack gap={0}>
-                            <Code>{c.type}</Code>
+                            <Code style={{ overflowWrap: 'anywhere' }}>{c.type}</Code>
                             {page && c.type !== `${c.entity.type}.deleted` ? <Anchor component={Link} to={`${page}/${c.entity.id}`} size="sm">{entity}</Anchor> : <Text size="sm">{entity}</Text>}
                           </Stack>
                         </Table.Td>

@@ -1,4 +1,5 @@
 import { Alert, Anchor, Button, Group, List, Pagination, Paper, Progress, Select, SegmentedControl, SimpleGrid, Stack, Stepper, Table, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type ChangeEvent } from 'react';
 import { Link } from 'react-router';
@@ -37,6 +38,8 @@ function recognise(formats: ImportFormats, header: string[]): Pick<Loaded, 'form
 /** The import wizard: upload a CSV, map its columns, see the dry run row by row, import with progress, then the people and households made. */
 export function ImportPage() {
   const formats = useImportFormats();
+  // On a phone the steps keep to one line: their descriptions go.
+  const narrow = useMediaQuery('(max-width: 36em)');
   const [step, setStep] = useState(0);
   const [file, setFile] = useState<Loaded>();
   const [fileError, setFileError] = useState<string>();
@@ -102,7 +105,7 @@ export function ImportPage() {
     <AdminPage title="Import people">
       <ErrorAlert error={formats.error} />
       {formats.isPending ? <Loading /> : formats.data && (
-        <Stepper active={step} size="sm" allowNextStepsSelect={false} onStepClick={(s) => { if (!run.isPending && !result) setStep(s); }}>
+        <Stepper active={step} size="sm" allowNextStepsSelect={false} wrap={false} styles={narrow ? { stepDescription: { display: 'none' } } : undefined} onStepClick={(s) => { if (!run.isPending && !result) setStep(s); }}>
           <Stepper.Step label="File" description="Choose a CSV">
             <Paper withBorder p="md" mt="md">
               <Stack>

@@ -57,7 +57,7 @@ export function UsersPage() {
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>User</Table.Th>
-                    <Table.Th>Roles</Table.Th>
+                    <Table.Th visibleFrom="sm">Roles</Table.Th>
                     <Table.Th>Status</Table.Th>
                     <Table.Th visibleFrom="sm">Last signed in</Table.Th>
                     {writer && <Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th>}
@@ -68,10 +68,11 @@ export function UsersPage() {
                     <Table.Tr key={u.id}>
                       <Table.Td>
                         <Text size="sm" fw={600}>{u.username}</Text>
-                        {u.email && <Text size="xs" c="dimmed" style={{ wordBreak: 'break-all' }}>{u.email}</Text>}
+                        {u.email && <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>{u.email}</Text>}
+                        <Text size="xs" hiddenFrom="sm">{u.roles.map((r) => r.name).join(', ') || 'No role'}</Text>
                       </Table.Td>
-                      <Table.Td>
-                        <Group gap={4}>{u.roles.length ? u.roles.map((r) => <Badge key={r.id} variant="light">{r.name}</Badge>) : <Text size="sm" c="dimmed">No role</Text>}</Group>
+                      <Table.Td visibleFrom="sm">
+                        <Group gap={4}>{u.roles.length ? u.roles.map((r) => <Badge key={r.id} variant="light" style={{ minWidth: 'max-content' }}>{r.name}</Badge>) : <Text size="sm" c="dimmed">No role</Text>}</Group>
                       </Table.Td>
                       <Table.Td>
                         <Stack gap={2} align="flex-start">

@@ -144,14 +144,17 @@ export function WebhookPage() {
                     <Table.Th>Change</Table.Th>
                     <Table.Th>Status</Table.Th>
                     <Table.Th>Response</Table.Th>
-                    <Table.Th>Time</Table.Th>
+                    <Table.Th visibleFrom="sm">Time</Table.Th>
                     <Table.Th visibleFrom="sm">Attempts</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
                   {deliveries.data.data.map((d) => (
                     <Table.Tr key={d.id}>
-                      <Table.Td><Code>{d.type}</Code></Table.Td>
+                      <Table.Td>
+                        <Code>{d.type}</Code>
+                        <Text size="xs" hiddenFrom="sm">{d.deliveredAt ? f.dateTime(d.deliveredAt) : d.status === 'Pending' && d.nextAttemptAt ? `next try ${f.dateTime(d.nextAttemptAt)}` : ''}</Text>
+                      </Table.Td>
                       <Table.Td>
                         <Stack gap={2} align="flex-start">
                           <Tag color={STATUS_COLOR[d.status] ?? 'gray'}>{d.status}</Tag>
@@ -164,7 +167,7 @@ export function WebhookPage() {
                         <Text size="sm">{d.lastStatusCode ?? '—'}</Text>
                         {d.lastError && <Text size="xs" c="dimmed" style={{ wordBreak: 'break-word' }}>{d.lastError}</Text>}
                       </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">
                         {d.deliveredAt ? f.dateTime(d.deliveredAt) : d.nextAttemptAt && d.status === 'Pending' ? <Text size="sm">next try {f.dateTime(d.nextAttemptAt)}</Text> : '—'}
                       </Table.Td>
                       <Table.Td visibleFrom="sm">{d.attempts}</Table.Td>

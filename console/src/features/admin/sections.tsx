@@ -78,5 +78,5 @@ export function SectionGate({ permission, children }: { permission: string; chil
 
 /** A status badge whose text keeps AA contrast on its light background (axe color-contrast). */
 export function Tag({ color = 'gray', size, children }: { color?: string; size?: 'xs' | 'sm'; children: ReactNode }) {
-  return <Badge variant="dot" color={color} size={size} styles={{ root: { color: "var(--mantine-color-text)" } }}>{children}</Badge>;
+  return <Badge variant="dot" color={color} size={size} styles={{ root: { color: "var(--mantine-color-text)", minWidth: "max-content" } }}>{children}</Badge>;
 }
