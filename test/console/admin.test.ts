@@ -73,7 +73,7 @@ describeInBrowser('the console: admin', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await page.getByText('2 users', { exact: true }).waitFor();
     const row = page.getByRole('row').filter({ hasText: 'ruth' });
-    await row.getByText('Invitation pending').waitFor();
+    await row.getByText('Invitation pending', { exact: true }).waitFor();
     await row.locator('span', { hasText: 'Treasurer' }).waitFor();
     const link = /https:\/\/parish\.example\.org(\/reset-password\/\S+)/.exec((await mailTo(email)).text)![1];
     // Resend: a second mail with a new link.
@@ -101,8 +101,8 @@ describeInBrowser('the console: admin', { timeout: 240_000 }, () => {
     await screen(ruthPage, 'admin-treasurer-refused');
     await ruthPage.context().close();
     await page.reload();
-    await page.getByRole('row').filter({ hasText: 'ruth' }).getByText('Active').waitFor();
-    await expect(page.getByRole('row').filter({ hasText: 'ruth' }).getByText('Invitation pending').count()).resolves.toBe(0);
+    await page.getByRole('row').filter({ hasText: 'ruth' }).getByText('Active', { exact: true }).waitFor();
+    await expect(page.getByRole('row').filter({ hasText: 'ruth' }).getByText('Invitation pending', { exact: true }).count()).resolves.toBe(0);
 
     // Disable and enable.
     await page.getByRole('button', { name: 'Disable ruth' }).click();

@@ -58,7 +58,7 @@ export function UsersPage() {
                   <Table.Tr>
                     <Table.Th>User</Table.Th>
                     <Table.Th visibleFrom="sm">Roles</Table.Th>
-                    <Table.Th>Status</Table.Th>
+                    <Table.Th visibleFrom="sm">Status</Table.Th>
                     <Table.Th visibleFrom="sm">Last signed in</Table.Th>
                     {writer && <Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th>}
                   </Table.Tr>
@@ -70,11 +70,12 @@ export function UsersPage() {
                         <Text size="sm" fw={600}>{u.username}</Text>
                         {u.email && <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>{u.email}</Text>}
                         <Text size="xs" hiddenFrom="sm">{u.roles.map((r) => r.name).join(', ') || 'No role'}</Text>
+                        <Text size="xs" hiddenFrom="sm" fw={600}>Status: {u.status}{u.invitationPending ? ', invitation pending' : ''}</Text>
                       </Table.Td>
                       <Table.Td visibleFrom="sm">
                         <Group gap={4}>{u.roles.length ? u.roles.map((r) => <Badge key={r.id} variant="light" style={{ minWidth: 'max-content' }}>{r.name}</Badge>) : <Text size="sm" c="dimmed">No role</Text>}</Group>
                       </Table.Td>
-                      <Table.Td>
+                      <Table.Td visibleFrom="sm">
                         <Stack gap={2} align="flex-start">
                           <Tag color={u.status === 'Active' ? 'green' : 'gray'}>{u.status}</Tag>
                           {u.invitationPending && <Tag color="orange">Invitation pending</Tag>}
