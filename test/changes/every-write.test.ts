@@ -20,6 +20,7 @@ const RECORDS_NOTHING: Record<string, string> = {
   'POST /api/finance/statements/bulk': 'renders statements into a ZIP; reads only',
   'PUT /api/notifications/:id/read': "a user's own inbox read mark",
   'PUT /api/notifications/read-all': "a user's own inbox read marks",
+  'POST /api/notifications/messages/preview': "renders a message for its first recipient and counts the audience; writes nothing",
 };
 
 /**
@@ -39,6 +40,9 @@ const person = (admin: Admin, firstName: string) => made(admin, '/api/crm/contac
 const PREPARED: Record<string, (f: Fixtures, admin: Admin) => Promise<Prepared>> = {
   'POST /api/users': async () => ({ body: { username: 'sweep-user', firstName: 'Sweep', lastName: 'User', password: 'a long enough password' } }),
   'PUT /api/users/:id': async () => ({ body: { email: 'changed.user@example.org' } }),
+  'POST /api/users/:id/invitation': async (_f, admin) => ({
+    url: `/api/users/${(await made(admin, '/api/users', { username: 'sweep-invited', email: 'sweep.invited@example.org', firstName: 'Sweep', lastName: 'Invited', invite: true })).id}/invitation`,
+  }),
   'PUT /api/crm/contacts/:id': async () => ({ body: { person: { firstName: 'Changed' } } }),
   'POST /api/crm/contacts/import': async () => ({ body: { contacts: [{ firstName: 'Imported', lastName: 'Sweep' }] } }),
   'POST /api/crm/contacts/:id/erase': async (_f, admin) => ({ url: `/api/crm/contacts/${(await person(admin, 'Erased')).id}/erase` }),

@@ -54,8 +54,11 @@ async function fingerprint(tenantId: number): Promise<string> {
   return String((res as unknown as { rows: { f: string }[] }).rows[0].f);
 }
 
+/** A lone surrogate cannot be put in a URL (encodeURIComponent throws): it goes as U+FFFD, as a browser sends it. */
+const wellFormed = (s: string) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
 function encodePath(pattern: string, params: Record<string, unknown>): string {
-  return pattern.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(typeof params[name] === 'string' ? (params[name] as string) : JSON.stringify(params[name])));
+  return pattern.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(wellFormed(typeof params[name] === 'string' ? (params[name] as string) : JSON.stringify(params[name]))));
 }
 
 function queryString(query: Record<string, unknown>): string {

@@ -159,6 +159,8 @@ export function createUsersService({ db, config, mailer, log }: UsersServiceDeps
       if (!user.email) throw new ConflictError(`User ${user.username} has no email to send the invitation to: add one first`);
       const invite = newOpaqueToken();
       await insertResetToken(tx, { tenantId, userId, tokenHash: invite.hash, expiresAt: new Date(Date.now() + INVITE_TTL_MS) });
+      // A new way into the account: audited, as the first invitation is (user.created's data.invited).
+      await recordChanges(tx, auth, [{ type: 'user.updated', entityId: user.id, data: { userId: user.id, username: user.username, contactId: user.contactId, invitationSent: true } }]);
       return { user, slug: await repo.findTenantSlug(tx, tenantId), token: invite.token };
     });
     sendInvitation(user.email!, user.username, slug ?? '', token);
