@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { fieldChanges, recordChanges } from '../../changes/recorder.js';
 import { withTenant, type Db } from '../../db/client.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../lib/errors.js';
-import { toMinor } from '../../lib/money.js';
+import { formatMoney, toMinor } from '../../lib/money.js';
 import { pageResult, toPage } from '../../lib/pagination.js';
 import type { Principal } from '../../plugins/auth.js';
 import { currencyOf, rowsOf } from './finance.common.js';
@@ -51,6 +51,16 @@ async function findBatch(tx: Db, tenantId: number, id: number, lock = false): Pr
  */
 const batchData = (b: BatchItem) => ({ batchId: b.id, name: b.name, date: b.date, status: b.status, controlAmount: b.controlAmount, controlCount: b.controlCount, currency: b.currency });
 const fieldsOf = (b: BatchItem) => ({ name: b.name, date: b.date, controlAmount: b.controlAmount, controlCount: b.controlCount });
+
+/** What a treasurer reads when a close is refused: amounts in the church's currency, the gap in words. */
+function unbalancedMessage(b: BatchItem): string {
+  const money = (n: number) => formatMoney(n, b.currency);
+  const gifts = (n: number) => `${n} ${n === 1 ? 'gift' : 'gifts'}`;
+  const gap = b.variance < 0 ? `over by ${money(-b.variance)}` : b.variance > 0 ? `short by ${money(b.variance)}` : 'the amounts agree';
+  const counts = b.contributionCount === b.controlCount ? '' : `, ${gifts(b.contributionCount)} against ${b.controlCount} counted`;
+  return `Batch ${b.name} does not balance: ${money(b.totalAmount)} in ${gifts(b.contributionCount)} recorded against a control total of ` +
+    `${money(b.controlAmount)} in ${gifts(b.controlCount)} (${gap}${counts}); fix the gifts or the control totals, or close it anyway with force: true`;
+}
 
 const closedData = (b: BatchItem) => ({ batchId: b.id, name: b.name, totalAmount: b.totalAmount, contributionCount: b.contributionCount, varianceAmount: b.variance, currency: b.currency });
 
@@ -110,10 +120,7 @@ export function createBatchesService({ db }: { db: Db }) {
         const b = await findBatch(tx, auth.tenantId, id, true);
         if (b.status === 'Closed') throw new ConflictError(`Batch ${b.name} (id ${id}) is already closed`);
         if (!force && (b.variance !== 0 || b.contributionCount !== b.controlCount)) {
-          throw new ConflictError(
-            `Batch ${b.name} (id ${id}) does not balance: control ${b.controlAmount} in ${b.controlCount} contributions, ` +
-              `recorded ${b.totalAmount} in ${b.contributionCount} (variance ${b.variance}); close with force: true to accept it`,
-          );
+          throw new ConflictError(unbalancedMessage(b));
         }
         await tx.execute(sql`update batches set status = 'Closed', closed_at = now(), closed_by = ${auth.userId}, updated_at = now()
           where tenant_id = ${auth.tenantId} and id = ${id}`);
