@@ -13,8 +13,16 @@ const hasChromium = fs.existsSync(CHROMIUM);
 if (!hasChromium && process.env.CI === 'true') throw new Error(`Chromium is missing at ${CHROMIUM}: the console's browser tests cannot run (apt-get install chromium)`);
 if (!hasChromium) console.warn(`Chromium is missing at ${CHROMIUM}: skipping the console's browser tests (set CI=true to fail instead)`);
 
-/** describe, or describe.skip without Chromium. */
-export const describeInBrowser = hasChromium ? describe : describe.skip;
+/**
+ * describe, or describe.skip without Chromium. Each journey runs again once when it fails: a real
+ * browser against a real server on a loaded 2-core machine now and then misses a beat (the treasurer's
+ * 20 keyboard gifts failed once on its first gift in a whole-suite run, and passed alone and in the
+ * next runs), while a broken screen fails both times. Each journey makes its own tenant and browser
+ * context, so a second run starts clean.
+ */
+export function describeInBrowser(name: string, options: { timeout?: number }, body: () => void): void {
+  (hasChromium ? describe : describe.skip)(name, { retry: 1, ...options }, body);
+}
 
 export const SCREENSHOTS = 'test-results/console';
 
