@@ -5,7 +5,7 @@ import { withTenant } from '../../src/db/client.js';
 import { MERGE_FIELDS } from '../../src/modules/notifications/merge-fields.js';
 import { api } from '../helpers/app.js';
 import { checkScreen, describeInBrowser, newPage, setupBrowser, signIn } from '../helpers/browser.js';
-import { newPerson } from '../helpers/contacts.factories.js';
+import { newRecipient } from '../helpers/notifications.factories.js';
 import { newTenant, newUser, PASSWORD, type TestTenant } from '../helpers/factories.js';
 import { addMembership, newTree } from '../helpers/groups.factories.js';
 
@@ -19,8 +19,7 @@ async function screen(page: Page, name: string) {
   await checkScreen(page, name);
 }
 
-const person = async (t: TestTenant, first: string, last: string, email?: string, extra: Record<string, unknown> = {}) =>
-  (await newPerson(ctx, t, first, last, { ...(email ? { emails: [{ value: email, isPrimary: true }] } : {}), ...extra })).id as number;
+const person = (t: TestTenant, first: string, last: string, email?: string, extra: Record<string, unknown> = {}) => newRecipient(ctx, t, first, last, email, extra);
 
 describeInBrowser('the console: messages', { timeout: 240_000 }, () => {
   it('a member reads their inbox, marks a notification read and turns off task emails; Compose is not theirs', async () => {

@@ -8,6 +8,8 @@ import { buildApp } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { MemoryMailer } from '../../src/lib/mailer.js';
 import { testConfig, type TestContext } from './app.js';
+import { newPerson } from './contacts.factories.js';
+import type { TestTenant } from './factories.js';
 
 /** Real receivers on loopback for the notifications tests: an HTTP webhook receiver and an SMTP server. */
 
@@ -176,4 +178,14 @@ export async function makeJobsDue(ctx: TestContext, kind: string, payloadKey?: s
 /** Rows of a raw query (tests read tables the API does not expose, e.g. jobs). */
 export async function queryRows<T = Record<string, unknown>>(ctx: TestContext, query: ReturnType<typeof sql>): Promise<T[]> {
   return ((await ctx.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+/** A person with `email` as their primary email (none without it); `extra` as the contact body takes it (`emailOptOut` …). */
+export async function newRecipient(ctx: TestContext, t: TestTenant, firstName: string, lastName: string, email?: string, extra: Record<string, unknown> = {}): Promise<number> {
+  return (await newPerson(ctx, t, firstName, lastName, { ...(email ? { emails: [{ value: email, isPrimary: true }] } : {}), ...extra })).id as number;
+}
+
+/** The tenant's leaders may send messages: its Leader role gains `notifications:send`. */
+export async function letLeadersSend(ctx: TestContext, t: { id: number }): Promise<void> {
+  await ctx.db.execute(sql`update roles set permissions = permissions || '{notifications:send}'::text[] where tenant_id = ${t.id} and name = 'Leader'`);
 }

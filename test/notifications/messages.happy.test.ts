@@ -4,16 +4,14 @@ import { withTenant } from '../../src/db/client.js';
 import { groupMemberships } from '../../src/db/schema/index.js';
 import { insertPersonContact } from '../../src/modules/contacts/contacts.repository.js';
 import { api } from '../helpers/app.js';
-import { newPerson } from '../helpers/contacts.factories.js';
 import { newTenant, type TestTenant, type TestUser } from '../helpers/factories.js';
 import { addMembership, newGroup, newLeaderOf, newTree } from '../helpers/groups.factories.js';
-import { queryRows, setupSmtpTestApp } from '../helpers/notifications.factories.js';
+import { letLeadersSend, newRecipient, queryRows, setupSmtpTestApp } from '../helpers/notifications.factories.js';
 
 const ctx = setupSmtpTestApp();
 const M = '/api/notifications/messages';
 
-const person = async (t: TestTenant, first: string, last: string, email?: string, extra: Record<string, unknown> = {}) =>
-  (await newPerson(ctx, t, first, last, { ...(email ? { emails: [{ value: email, isPrimary: true }] } : {}), ...extra })).id as number;
+const person = (t: TestTenant, first: string, last: string, email?: string, extra: Record<string, unknown> = {}) => newRecipient(ctx, t, first, last, email, extra);
 
 describe('messages: happy paths (a real SMTP server on loopback)', () => {
   let t: TestTenant;
@@ -25,7 +23,7 @@ describe('messages: happy paths (a real SMTP server on loopback)', () => {
     tree = await newTree(ctx, t);
     // A zone leader who may send: sees zone A's subtree and the public groups, not zone B.
     sender = await newLeaderOf(ctx, t, tree.zoneA);
-    await ctx.db.execute(sql`update roles set permissions = permissions || '{notifications:send}'::text[] where tenant_id = ${t.id} and name = 'Leader'`);
+    await letLeadersSend(ctx, t);
     c.ada = await person(t, 'Ada', 'Lovelace', 'ada@example.org');
     c.opted = await person(t, 'Olga', 'Optout', 'olga@example.org', { emailOptOut: true });
     c.noEmail = await person(t, 'Nemo', 'Nomail');

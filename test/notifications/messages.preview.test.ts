@@ -1,16 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, expectError, setupTestApp } from '../helpers/app.js';
-import { newPerson } from '../helpers/contacts.factories.js';
 import { newTenant, type TestTenant, type TestUser } from '../helpers/factories.js';
 import { addMembership, newLeaderOf, newTree } from '../helpers/groups.factories.js';
-import { queryRows } from '../helpers/notifications.factories.js';
+import { letLeadersSend, newRecipient, queryRows } from '../helpers/notifications.factories.js';
 
 const ctx = setupTestApp();
 const P = '/api/notifications/messages/preview';
 
-const person = async (t: TestTenant, first: string, last: string, email?: string, extra: Record<string, unknown> = {}) =>
-  (await newPerson(ctx, t, first, last, { ...(email ? { emails: [{ value: email, isPrimary: true }] } : {}), ...extra })).id as number;
+const person = (t: TestTenant, first: string, last: string, email?: string, extra: Record<string, unknown> = {}) => newRecipient(ctx, t, first, last, email, extra);
 
 describe('POST /api/notifications/messages/preview: what a send would do, writing nothing', () => {
   let t: TestTenant;
@@ -21,7 +19,7 @@ describe('POST /api/notifications/messages/preview: what a send would do, writin
     t = await newTenant(ctx);
     tree = await newTree(ctx, t);
     sender = await newLeaderOf(ctx, t, tree.zoneA);
-    await ctx.db.execute(sql`update roles set permissions = permissions || '{notifications:send}'::text[] where tenant_id = ${t.id} and name = 'Leader'`);
+    await letLeadersSend(ctx, t);
     c.ada = await person(t, 'Ada', 'Lovelace', 'ada@example.org');
     c.opted = await person(t, 'Olga', 'Optout', 'olga@example.org', { emailOptOut: true });
     c.noEmail = await person(t, 'Nemo', 'Nomail');
@@ -75,7 +73,7 @@ describe('POST /api/notifications/messages/preview: what a send would do, writin
     try {
       expectError(await api(ctx.app, member.token).post(P, { audience: { contactIds: [c.ada] }, subject: 's', body: 'b' }), 403);
     } finally {
-      await ctx.db.execute(sql`update roles set permissions = permissions || '{notifications:send}'::text[] where tenant_id = ${t.id} and name = 'Leader'`);
+      await letLeadersSend(ctx, t);
     }
   });
 });

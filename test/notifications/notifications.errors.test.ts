@@ -4,7 +4,7 @@ import { api, expectError, setupTestApp } from '../helpers/app.js';
 import { newTenant, type TestTenant } from '../helpers/factories.js';
 import { newLeaderOf, newTree } from '../helpers/groups.factories.js';
 import { newContact } from '../helpers/groups.factories.js';
-import { queryRows, startWebhookReceiver } from '../helpers/notifications.factories.js';
+import { letLeadersSend, queryRows, startWebhookReceiver } from '../helpers/notifications.factories.js';
 
 const ctx = setupTestApp();
 const W = '/api/notifications/webhooks';
@@ -105,7 +105,7 @@ describe('notifications: bad input', () => {
     expectError(await a.post(M, { audience: { listId: 999999 }, subject: 'S', body: 'B' }), 404);
     // A group the sender cannot see is 404 like a missing one.
     const leader = await newLeaderOf(ctx, t, tree.zoneA);
-    await ctx.db.execute(sql`update roles set permissions = permissions || '{notifications:send}'::text[] where tenant_id = ${t.id} and name = 'Leader'`);
+    await letLeadersSend(ctx, t);
     expect(expectError(await api(ctx.app, leader.token).post(M, { audience: { groupIds: [tree.zoneA.id, tree.fellowshipB1.id] }, subject: 'S', body: 'B' }), 404))
       .toBe(`Group with id ${tree.fellowshipB1.id} not found`);
     expect(await count('messages', t.id)).toBe(0);
