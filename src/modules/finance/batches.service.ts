@@ -58,7 +58,7 @@ function unbalancedMessage(b: BatchItem): string {
   const gifts = (n: number) => `${n} ${n === 1 ? 'gift' : 'gifts'}`;
   const gap = b.variance < 0 ? `over by ${money(-b.variance)}` : b.variance > 0 ? `short by ${money(b.variance)}` : 'the amounts agree';
   const counts = b.contributionCount === b.controlCount ? '' : `, ${gifts(b.contributionCount)} against ${b.controlCount} counted`;
-  return `Batch ${b.name} does not balance: ${money(b.totalAmount)} in ${gifts(b.contributionCount)} recorded against a control total of ` +
+  return `The batch "${b.name}" does not balance: ${money(b.totalAmount)} in ${gifts(b.contributionCount)} recorded against a control total of ` +
     `${money(b.controlAmount)} in ${gifts(b.controlCount)} (${gap}${counts}); fix the gifts or the control totals, or close it anyway with force: true`;
 }
 
