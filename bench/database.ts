@@ -31,6 +31,13 @@ function manifestFile(opts: BenchDbOptions) {
   return path.join(os.tmpdir(), `parish-bench-${key}-${opts.size}.json`);
 }
 
+/** The data set a run loaded into a PostgreSQL bench database (its manifest), for scripts that measure it again (bench/replicas.ts). */
+export function readManifest(databaseUrl: string, size: SizeName): Dataset {
+  const file = manifestFile({ databaseUrl, dataDir: '', size, otherTenants: 0, reuse: true, log: () => {} });
+  if (!fs.existsSync(file)) throw new Error(`no manifest ${file}: load the database first (npm run bench -- --size ${size} --database-url ${databaseUrl} --generate-only)`);
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
+}
+
 /** A fresh, migrated database holding the generated data set (or the kept one with --reuse). */
 export async function prepareDatabase(opts: BenchDbOptions): Promise<{ appDb: AppDb; dataset: Dataset; loadSeconds: number | null }> {
   const file = manifestFile(opts);

@@ -1,11 +1,12 @@
 import type { Faker } from '@faker-js/faker';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client.js';
-import { attendanceRecords, eventActivities, eventActivityContacts, eventCategories, eventRegistrations, events } from '../src/db/schema/index.js';
+import { eventActivities, eventActivityContacts, eventCategories, eventRegistrations, events } from '../src/db/schema/index.js';
 import { ACTIVITY_TYPES } from '../src/db/schema/enums.js';
 import { insertMany, insertReturningIds, type InTenant } from './bulk-insert.js';
 import type { SizeSpec } from './sizes.js';
 import type { GenTree } from './gen-groups.js';
+import { analyze } from './gen-modules.js';
 
 /** Events span two years from here; the list scenario asks for a one-month window inside it. */
 export const EVENTS_FROM = Date.UTC(2025, 0, 1);
@@ -51,27 +52,46 @@ async function insertEventRows(tx: Db, faker: Faker, tenantId: number, spec: Siz
   return { ids, starts };
 }
 
-/** Each statement of a few thousand records commits on its own (see InTenant). */
+/**
+ * The events' attendance, `total` records spread evenly over the events in order. Each event's session
+ * is made first, in one statement, with the values the attendance insert trigger gives one
+ * (attendance_records_fill: the event's date and group): a record that names its session skips the
+ * trigger's per-row session upsert, whose statement triggers on attendance_sessions then ran for every
+ * record (issue 35: 277 s for large's 200,000 records, one core busy). The records are made in SQL from
+ * the events' arrays, in event order, a few thousand a statement, each statement committed on its own
+ * (see InTenant).
+ */
 async function insertAttendance(inTenant: InTenant, tenantId: number, total: number, eventIds: number[], starts: number[], contactIds: number[]) {
   const n = contactIds.length;
   const perEvent = Math.min(n, Math.ceil(total / eventIds.length));
-  let left = total;
-  // Batched across events so each statement carries a few thousand rows.
-  let batch: Record<string, unknown>[] = [];
-  for (let e = 0; e < eventIds.length && left > 0; e++) {
-    const count = Math.min(perEvent, left);
-    const first = (e * 104_729) % n;
-    const attendedAt = new Date(starts[e] + 10 * 3_600_000);
-    for (let j = 0; j < count; j++) batch.push({ tenantId, eventId: eventIds[e], contactId: contactIds[(first + j) % n], attendedAt });
-    left -= count;
-    if (batch.length >= 5_000) {
-      const rows = batch;
-      await inTenant((tx) => insertMany(tx, attendanceRecords, rows));
-      batch = [];
-    }
+  const counts = eventIds.map((_, e) => Math.max(0, Math.min(perEvent, total - e * perEvent)));
+  const used = eventIds.filter((_, e) => counts[e] > 0);
+  await inTenant((tx) => tx.execute(sql`insert into attendance_sessions (tenant_id, date, source, group_id, event_id)
+    select e.tenant_id, e.start_date, 'Event', e.group_id, e.id from events e
+    where e.tenant_id = ${tenantId} and e.id = any(${pgArray(used)}::bigint[])
+    on conflict do nothing`));
+  await analyze(inTenant, 'attendance_sessions');
+  const contacts = pgArray(contactIds);
+  const eventsPerStatement = Math.max(1, Math.floor(ATTENDANCE_PER_STATEMENT / Math.max(1, perEvent)));
+  for (let from = 0; from < used.length; from += eventsPerStatement) {
+    const part = eventIds.slice(from, from + eventsPerStatement).map((id, k) => ({ id, e: from + k })).filter(({ e }) => counts[e] > 0);
+    await inTenant((tx) => tx.execute(sql`insert into attendance_records (tenant_id, session_id, event_id, contact_id, attended_at)
+      select ${tenantId}::bigint, s.id, x.event_id, (${contacts}::bigint[])[1 + (x.first + j) % ${n}], x.attended_at
+      from unnest(${pgArray(part.map((p) => p.id))}::bigint[], ${pgArray(part.map((p) => (p.e * 104_729) % n))}::bigint[],
+        ${pgArray(part.map((p) => counts[p.e]))}::int[], ${pgArray(part.map((p) => new Date(starts[p.e] + 10 * 3_600_000).toISOString()))}::timestamptz[])
+        with ordinality as x(event_id, first, count, attended_at, k)
+      join events e on e.tenant_id = ${tenantId} and e.id = x.event_id
+      join attendance_sessions s on s.tenant_id = e.tenant_id and s.source = 'Event' and s.event_id = e.id and s.date = e.start_date
+      cross join generate_series(0, x.count - 1) j
+      order by x.k, j`));
   }
-  await inTenant((tx) => insertMany(tx, attendanceRecords, batch));
 }
+
+/** Records a statement of the events' attendance (each statement commits on its own). */
+const ATTENDANCE_PER_STATEMENT = 5_000;
+
+/** A PostgreSQL array literal of numbers or ISO strings, for one parameter. */
+const pgArray = (values: (number | string)[]) => `{${values.map((v) => (typeof v === 'number' ? v : `"${v}"`)).join(',')}}`;
 
 /** Two activities with a few contacts on every tenth event (and the big one). */
 async function insertActivities(tx: Db, faker: Faker, tenantId: number, eventIds: number[], contactIds: number[]) {

@@ -25,26 +25,38 @@ export interface ModulesDataset {
 const YEAR_START = '2025-01-05'; // a Sunday
 const YEAR_END = '2025-12-31';
 
+/**
+ * ANALYZE of a table the generator has just filled. Its statistics are what the attendance trigger's
+ * cached plans were made with (this machine's PostgreSQL runs without autovacuum); planned against a
+ * nearly empty attendance_sessions, its session lookup scanned the whole table for every record: the
+ * small size's meetings took 35 s instead of 2. ANALYZE invalidates those plans.
+ */
+export async function analyze(inTenant: InTenant, table: 'attendance_sessions'): Promise<void> {
+  await inTenant((tx) => tx.execute(sql.raw(`analyze ${table}`)));
+}
+
 const rows = (r: unknown) => (r as { rows: Record<string, unknown>[] }).rows;
 
-/** `step(what)` is called after each part (the generator logs the seconds since the previous step). */
-export async function insertModules(inTenant: InTenant, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[], adminUserId: number, step: (what: string) => void = () => {}): Promise<ModulesDataset> {
+/** A weekly meeting for every fellowship, a year of sessions, 30% of the active members present at each. */
+export async function insertMeetings(inTenant: InTenant, tenantId: number, tree: GenTree): Promise<void> {
   const fellowships = tree.levels[5];
-  // Attendance: a weekly meeting for every fellowship, a year of sessions, 30% of active members present.
   await inTenant((tx) => tx.execute(sql`insert into attendance_services (tenant_id, name, group_id, day_of_week, start_time, frequency)
     select ${tenantId}::bigint, 'Weekly meeting', g, 3, '19:00', 'Weekly' from unnest(${`{${fellowships.join(',')}}`}::bigint[]) g`));
   await inTenant((tx) => tx.execute(sql`insert into attendance_sessions (tenant_id, date, source, service_id, group_id)
     select s.tenant_id, (d + interval '3 days')::date, 'Service', s.id, s.group_id
     from attendance_services s, generate_series(${YEAR_START}::date, ${YEAR_END}::date - 3, interval '7 days') d
     where s.tenant_id = ${tenantId}`));
+  await analyze(inTenant, 'attendance_sessions');
   await inTenant((tx) => tx.execute(sql`insert into attendance_records (tenant_id, session_id, contact_id, kind, attended_at)
     select x.tenant_id, x.id, m.contact_id, 'Regular', x.date + time '19:30'
     from attendance_sessions x
     join group_memberships m on m.tenant_id = x.tenant_id and m.group_id = x.group_id and m.is_active
     where x.tenant_id = ${tenantId} and x.source = 'Service' and abs(hashint8(x.id * 1000003 + m.contact_id)) % 10 < 3
     on conflict do nothing`));
-  step('attendance sessions and records');
+}
 
+/** Tasks, and the cards of the New people pipeline with their open tasks; returns the pipeline's id. */
+export async function insertFollowUp(inTenant: InTenant, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[], adminUserId: number): Promise<number> {
   // Tasks: spread over the admin (a tenth: "assignee=me"), other leaders and nobody; a third overdue.
   const n = contactIds.length;
   await inTenant((tx) => tx.execute(sql`insert into tasks (tenant_id, title, status, priority, due_date, assignee_user_id, created_by_user_id, contact_id, group_id, created_at)
@@ -68,9 +80,12 @@ export async function insertModules(inTenant: InTenant, tenantId: number, spec: 
     select c.tenant_id, s.name, 'Open', (c.entered_step_at + make_interval(days => s.due_in_days))::date, c.assignee_user_id, c.contact_id, c.id, c.entered_step_at
     from pipeline_cards c join pipeline_steps s on s.tenant_id = c.tenant_id and s.id = c.step_id
     where c.tenant_id = ${tenantId} and c.pipeline_id = ${pipelineId}`));
-  step('tasks, pipeline cards');
+  return pipelineId;
+}
 
-  // Finance: three funds, a closed batch per week, weekly gifts from `givingShare` of the contacts.
+/** Three funds, a closed batch per week, weekly gifts from `givingShare` of the contacts, one line each. */
+export async function insertGiving(inTenant: InTenant, tenantId: number, spec: SizeSpec, contactIds: number[], adminUserId: number): Promise<void> {
+  const n = contactIds.length;
   await inTenant((tx) => tx.execute(sql`insert into funds (tenant_id, name, code, is_tax_deductible)
     values (${tenantId}, 'General', 'GEN', true), (${tenantId}, 'Building', 'BLD', true), (${tenantId}, 'Missions', 'MIS', true)`));
   await inTenant((tx) => tx.execute(sql`insert into batches (tenant_id, name, date, status, control_count, closed_at, closed_by)
@@ -89,9 +104,11 @@ export async function insertModules(inTenant: InTenant, tenantId: number, spec: 
   await inTenant((tx) => tx.execute(sql`update batches b set control_amount = t.total, control_count = t.n
     from (select batch_id, sum(amount) as total, count(*) as n from contributions where tenant_id = ${tenantId} group by batch_id) t
     where b.tenant_id = ${tenantId} and b.id = t.batch_id`));
-  step('giving');
+}
 
-  // Changes: `changesPerTenant` contact updates spread over the contacts, 200 of them on one contact.
+/** `spec.changes` contact updates spread over the contacts, 200 of them on one contact (returned). */
+export async function insertChanges(inTenant: InTenant, tenantId: number, spec: SizeSpec, contactIds: number[], adminUserId: number): Promise<number> {
+  const n = contactIds.length;
   const auditContactId = contactIds[Math.min(5, n - 1)];
   await inTenant((tx) => tx.execute(sql`insert into changes (tenant_id, type, entity_type, entity_id, actor_user_id, changes, data, occurred_at)
     select ${tenantId}::bigint, 'contact.updated', 'contact', c, ${adminUserId}::bigint,
@@ -99,7 +116,11 @@ export async function insertModules(inTenant: InTenant, tenantId: number, spec: 
     from (select case when i % ${Math.max(1, Math.floor(spec.changes / 200))} = 0 then ${auditContactId}::bigint else ${contactIds[0]}::bigint + (i::bigint * 7919) % ${n} end as c,
       timestamptz '2025-01-01' + make_interval(secs => i * 30) as at
       from generate_series(1, ${spec.changes}) i) x`));
-  step('changes');
+  return auditContactId;
+}
+
+/** The modules' part of the data set the scenarios read, once everything is loaded. */
+export async function modulesDataset(inTenant: InTenant, tenantId: number, contactIds: number[], pipelineId: number, auditContactId: number): Promise<ModulesDataset> {
   const [session] = rows(await inTenant((tx) => tx.execute(sql`select id from attendance_sessions where tenant_id = ${tenantId} order by date desc, id limit 1`)));
   return { pipelineId, donorContactId: contactIds[0], auditContactId, yearEnd: YEAR_END, checkinSessionId: Number(session.id) };
 }

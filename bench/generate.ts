@@ -9,7 +9,7 @@ import { fakeContact, insertContacts, type GenContact } from './gen-contacts.js'
 import { EVENTS_FROM, insertEvents } from './gen-events.js';
 import { insertMemberships, insertTree } from './gen-groups.js';
 import { insertHouseholds } from './gen-households.js';
-import { insertModules, type ModulesDataset } from './gen-modules.js';
+import { insertChanges, insertFollowUp, insertGiving, insertMeetings, modulesDataset, type ModulesDataset } from './gen-modules.js';
 import { SIZES, type SizeName, type SizeSpec } from './sizes.js';
 
 export const BENCH_PASSWORD = 'bench-password-2026';
@@ -97,14 +97,43 @@ async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number
   step(`${tree.all.length} groups`);
   const leaders = await inTenant((tx) => insertMemberships(tx, faker, tenantId, tree, contactIds, spec.memberships));
   step('memberships');
-  const eventIds = await insertEvents(inTenant, faker, tenantId, spec, tree, contactIds);
-  step('events, registrations, attendance');
-  const made = await inTenant((tx) => insertHouseholds(tx, tenantId, spec.householdShare));
-  step(`${made.households} households of ${made.members} people`);
   const zoneId = tree.levels[3][0];
   const zoneLeaderUsername = 'zone.leader';
   await inTenant((tx) => insertLeaderUser(tx, tenantId, zoneLeaderUsername, leaders.get(zoneId)!));
-  const modules = await insertModules(inTenant, tenantId, spec, tree, contactIds, admin.id, step);
+  // Two lanes at once, each a connection of its own (one core each: every part is one backend's work):
+  // attendance and follow-up beside households, giving and changes. No table one lane writes is
+  // written or read by the other's triggers, so the data is the same as in one lane.
+  const lane = (name: string) => {
+    let at = Date.now();
+    return (what: string) => {
+      log(`  [${name}] ${what}: ${((Date.now() - at) / 1000).toFixed(1)} s`);
+      at = Date.now();
+    };
+  };
+  const [{ eventIds, pipelineId }, auditContactId] = await Promise.all([
+    (async () => {
+      const done = lane('attendance');
+      const eventIds = await insertEvents(inTenant, faker, tenantId, spec, tree, contactIds);
+      done('events, registrations, attendance');
+      await insertMeetings(inTenant, tenantId, tree);
+      done('attendance sessions and records');
+      const pipelineId = await insertFollowUp(inTenant, tenantId, spec, tree, contactIds, admin.id);
+      done('tasks, pipeline cards');
+      return { eventIds, pipelineId };
+    })(),
+    (async () => {
+      const done = lane('giving');
+      const made = await inTenant((tx) => insertHouseholds(tx, tenantId, spec.householdShare));
+      done(`${made.households} households of ${made.members} people`);
+      await insertGiving(inTenant, tenantId, spec, contactIds, admin.id);
+      done('giving');
+      const auditContactId = await insertChanges(inTenant, tenantId, spec, contactIds, admin.id);
+      done('changes');
+      return auditContactId;
+    })(),
+  ]);
+  step('both lanes');
+  const modules = await modulesDataset(inTenant, tenantId, contactIds, pipelineId, auditContactId);
   const probe = list[Math.min(100, list.length - 1)];
   const phone = list.find((c, i) => i >= 100 && c.phones.length)?.phones[0] ?? '5551234';
   const digits = phone.replace(/\D/g, '');

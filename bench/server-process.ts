@@ -45,12 +45,18 @@ function withoutRecording(file: string): string {
  * Starts bench/server.ts in a child process (the load generator stays in this one) and waits until it
  * listens. The server runs the background worker as src/server.ts does, unless `worker` is false.
  */
-export async function startServer(env: { databaseUrl?: string; dataDir: string; tsx?: boolean; cpuProfDir?: string; withoutChangeRecording?: boolean; worker?: boolean }): Promise<ServerProcess> {
+export async function startServer(env: {
+  databaseUrl?: string; dataDir: string; tsx?: boolean; cpuProfDir?: string; withoutChangeRecording?: boolean; worker?: boolean;
+  /** Hot standbys for the read-only routes (bench/replicas.ts). */
+  replicaUrls?: string[];
+  /** Shared by several server processes, so a token one signs is taken by the others (bench/replicas.ts). */
+  jwtSecret?: string;
+}): Promise<ServerProcess> {
   const entry = await entryPoint(env.tsx ?? false, env.withoutChangeRecording ?? false);
   const profiling = env.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${env.cpuProfDir}`] : [];
   const child: ChildProcess = fork(entry.file, [], {
     execArgv: [...entry.execArgv, ...profiling],
-    env: { ...process.env, BENCH_DATABASE_URL: env.databaseUrl ?? '', BENCH_DATA_DIR: env.dataDir, BENCH_WORKER: env.worker === false ? '0' : '1' },
+    env: { ...process.env, BENCH_DATABASE_URL: env.databaseUrl ?? '', BENCH_DATA_DIR: env.dataDir, BENCH_WORKER: env.worker === false ? '0' : '1', BENCH_REPLICA_URLS: env.replicaUrls?.join(',') ?? '', BENCH_JWT_SECRET: env.jwtSecret ?? '' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let next = 0;

@@ -20,14 +20,17 @@ import { installCapture, serviceStatements, startCapture, stopCapture, type Capt
 installCapture();
 
 const config = {
-  ...loadConfig({ NODE_ENV: 'production', JWT_SECRET: crypto.randomBytes(48).toString('hex'), DATA_DIR: process.env.BENCH_DATA_DIR, LOG_LEVEL: 'warn' }),
-  databaseUrl: process.env.BENCH_DATABASE_URL || undefined,
+  ...loadConfig({
+    NODE_ENV: 'production', JWT_SECRET: process.env.BENCH_JWT_SECRET || crypto.randomBytes(48).toString('hex'), DATA_DIR: process.env.BENCH_DATA_DIR, LOG_LEVEL: 'warn',
+    // bench/replicas.ts: read-only routes on hot standbys of the bench database, as DATABASE_REPLICA_URLS does for the service.
+    DATABASE_URL: process.env.BENCH_DATABASE_URL, DATABASE_REPLICA_URLS: process.env.BENCH_REPLICA_URLS,
+  }),
   // The login scenario runs thousands of logins from one address (api-contract §3: the bench raises the limits).
   authRateLimit: { accountFailures: 1_000_000, ipPerMinute: 1_000_000 },
 };
 const appDb = await openDb({ ...config, poolSize: 10 });
 const pool = (appDb.db as unknown as { $client: pg.Pool }).$client;
-const app = await buildApp({ config, db: appDb.db, logger: { level: 'warn' } });
+const app = await buildApp({ config, db: appDb.db, replicas: appDb.replicas, logger: { level: 'warn' } });
 await app.listen({ host: '127.0.0.1', port: 0 });
 const withWorker = process.env.BENCH_WORKER !== '0';
 if (withWorker) app.worker.start();
