@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import { prepareDatabase, dropDatabase } from './database.js';
 import { measureImport, measureLogin } from './extras.js';
 import { captureAuth, login, measureScenario, type RunSettings, type ScenarioResult } from './measure.js';
+import type { GrowthFigures } from './growth.js';
 import { renderReport, type ExplainedStatement, type Report } from './report.js';
 import { MODULE_SCENARIOS, SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
@@ -166,8 +167,20 @@ async function main() {
   fs.mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, `${report.date}-${size}${url ? '' : '-pglite'}${args.label ? '-' + args.label : ''}.md`);
   fs.writeFileSync(file, renderReport(report));
+  // The figures alone, for bench/growth.ts (a growth table from two runs).
+  fs.writeFileSync(file.replace(/\.md$/, '.json'), JSON.stringify(figures(report), null, 1) + '\n');
   log(`wrote ${file}`);
   if (cpuProfDir) log(`server CPU profile in ${cpuProfDir}; summarize with: npx tsx bench/profile-summary.ts <file>`);
+}
+
+/** Each scenario's figures and the run's conditions, without the plans and SQL. */
+function figures(report: Report): GrowthFigures {
+  return {
+    date: report.date, size: report.dataset.size, database: report.database, settings: report.settings, loadAverage: report.loadAverage,
+    scenarios: report.scenarios.map((r) => ({
+      id: r.scenario.id, title: r.scenario.title, skipped: r.skipped, rps: r.rps, p50: r.p50, p99: r.p99, rawRps: r.rawRps, rawP50: r.rawP50,
+    })),
+  };
 }
 
 main().then(
