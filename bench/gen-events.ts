@@ -70,10 +70,11 @@ async function insertAttendance(inTenant: InTenant, tenantId: number, total: num
     select e.tenant_id, e.start_date, 'Event', e.group_id, e.id from events e
     where e.tenant_id = ${tenantId} and e.id = any(${pgArray(used)}::bigint[])
     on conflict do nothing`));
-  await analyze(inTenant, 'attendance_sessions');
+  await analyze(inTenant, ['attendance_sessions']);
   const contacts = pgArray(contactIds);
   const eventsPerStatement = Math.max(1, Math.floor(ATTENDANCE_PER_STATEMENT / Math.max(1, perEvent)));
-  for (let from = 0; from < used.length; from += eventsPerStatement) {
+  for (let from = 0, k = 0; from < used.length; from += eventsPerStatement, k++) {
+    if (k % ANALYZE_EVERY === 0) await analyze(inTenant, ['contact_first_visits', 'retention_visitors']);
     const part = eventIds.slice(from, from + eventsPerStatement).map((id, k) => ({ id, e: from + k })).filter(({ e }) => counts[e] > 0);
     await inTenant((tx) => tx.execute(sql`insert into attendance_records (tenant_id, session_id, event_id, contact_id, attended_at)
       select ${tenantId}::bigint, s.id, x.event_id, (${contacts}::bigint[])[1 + (x.first + j) % ${n}], x.attended_at
@@ -86,6 +87,9 @@ async function insertAttendance(inTenant: InTenant, tenantId: number, total: num
       order by x.k, j`));
   }
 }
+
+/** Statements between two ANALYZEs of the first visits the events' attendance fills (see analyze). */
+const ANALYZE_EVERY = 10;
 
 /** Records a statement of the events' attendance (each statement commits on its own). */
 const ATTENDANCE_PER_STATEMENT = 5_000;

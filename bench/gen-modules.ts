@@ -26,13 +26,15 @@ const YEAR_START = '2025-01-05'; // a Sunday
 const YEAR_END = '2025-12-31';
 
 /**
- * ANALYZE of a table the generator has just filled. Its statistics are what the attendance trigger's
- * cached plans were made with (this machine's PostgreSQL runs without autovacuum); planned against a
- * nearly empty attendance_sessions, its session lookup scanned the whole table for every record: the
- * small size's meetings took 35 s instead of 2. ANALYZE invalidates those plans.
+ * ANALYZE of tables the generator is filling. This machine's PostgreSQL runs without autovacuum, so
+ * without it the planner keeps the statistics of an empty table while the load fills it, and the
+ * rollups applied at each commit plan their lookups by them: on huge, retention_apply's probe of the
+ * new first visitors (retention_visitors by contact = ANY (the commit's 5,000 contacts)) became a
+ * scan of every visitor so far with each one compared to the whole array, 1–2 s per commit of the
+ * events' attendance and growing. A live database's autovacuum analyzes as a table grows.
  */
-export async function analyze(inTenant: InTenant, table: 'attendance_sessions'): Promise<void> {
-  await inTenant((tx) => tx.execute(sql.raw(`analyze ${table}`)));
+export async function analyze(inTenant: InTenant, tables: ('attendance_sessions' | 'contact_first_visits' | 'retention_visitors')[]): Promise<void> {
+  await inTenant((tx) => tx.execute(sql.raw(`analyze ${tables.join(', ')}`)));
 }
 
 const rows = (r: unknown) => (r as { rows: Record<string, unknown>[] }).rows;
@@ -46,7 +48,7 @@ export async function insertMeetings(inTenant: InTenant, tenantId: number, tree:
     select s.tenant_id, (d + interval '3 days')::date, 'Service', s.id, s.group_id
     from attendance_services s, generate_series(${YEAR_START}::date, ${YEAR_END}::date - 3, interval '7 days') d
     where s.tenant_id = ${tenantId}`));
-  await analyze(inTenant, 'attendance_sessions');
+  await analyze(inTenant, ['attendance_sessions', 'contact_first_visits', 'retention_visitors']);
   await inTenant((tx) => tx.execute(sql`insert into attendance_records (tenant_id, session_id, contact_id, kind, attended_at)
     select x.tenant_id, x.id, m.contact_id, 'Regular', x.date + time '19:30'
     from attendance_sessions x
