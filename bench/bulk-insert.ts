@@ -8,6 +8,17 @@ import type { Db } from '../src/db/client.js';
  */
 export type InTenant = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
 
+/**
+ * ANALYZE of tables the generator is filling, as their owner (withTenant's role may not: PostgreSQL
+ * skips such a table with a warning). This machine's PostgreSQL runs without autovacuum, so without
+ * it the planner keeps the statistics of an empty table while the load fills it, and the rollups
+ * applied at each commit plan their lookups by them: on huge, retention_apply's removal of the
+ * commit's contacts from retention_visitors (contact_id = ANY (5,000 contacts)) scanned every visitor
+ * so far and compared each with the whole array, 2 s a commit of the events' attendance and growing.
+ * A live database's autovacuum analyzes a table as it grows.
+ */
+export type Analyze = (tables: ('attendance_sessions' | 'contact_first_visits' | 'retention_visitors')[]) => Promise<void>;
+
 // PostgreSQL allows 65,535 parameters a statement; stay well below and cap rows per statement.
 const MAX_PARAMS = 40_000;
 const MAX_ROWS = 5_000;

@@ -3,10 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../src/db/client.js';
 import { eventActivities, eventActivityContacts, eventCategories, eventRegistrations, events } from '../src/db/schema/index.js';
 import { ACTIVITY_TYPES } from '../src/db/schema/enums.js';
-import { insertMany, insertReturningIds, type InTenant } from './bulk-insert.js';
+import { insertMany, insertReturningIds, type Analyze, type InTenant } from './bulk-insert.js';
 import type { SizeSpec } from './sizes.js';
 import type { GenTree } from './gen-groups.js';
-import { analyze } from './gen-modules.js';
 
 /** Events span two years from here; the list scenario asks for a one-month window inside it. */
 export const EVENTS_FROM = Date.UTC(2025, 0, 1);
@@ -18,9 +17,9 @@ const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * Events hosted across the tree (one in ten without a group), registrations (the first event is the
  * "big" one of scenario 7) and attendance spread evenly, `spec.attendance` rows in all.
  */
-export async function insertEvents(inTenant: InTenant, faker: Faker, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[]): Promise<number[]> {
+export async function insertEvents(inTenant: InTenant, analyze: Analyze, faker: Faker, tenantId: number, spec: SizeSpec, tree: GenTree, contactIds: number[]): Promise<number[]> {
   const ids = await inTenant((tx) => insertEventRows(tx, faker, tenantId, spec, tree, contactIds));
-  await insertAttendance(inTenant, tenantId, spec.attendance, ids.ids, ids.starts, contactIds);
+  await insertAttendance(inTenant, analyze, tenantId, spec.attendance, ids.ids, ids.starts, contactIds);
   await inTenant((tx) => insertActivities(tx, faker, tenantId, ids.ids, contactIds));
   return ids.ids;
 }
@@ -61,7 +60,7 @@ async function insertEventRows(tx: Db, faker: Faker, tenantId: number, spec: Siz
  * the events' arrays, in event order, a few thousand a statement, each statement committed on its own
  * (see InTenant).
  */
-async function insertAttendance(inTenant: InTenant, tenantId: number, total: number, eventIds: number[], starts: number[], contactIds: number[]) {
+async function insertAttendance(inTenant: InTenant, analyze: Analyze, tenantId: number, total: number, eventIds: number[], starts: number[], contactIds: number[]) {
   const n = contactIds.length;
   const perEvent = Math.min(n, Math.ceil(total / eventIds.length));
   const counts = eventIds.map((_, e) => Math.max(0, Math.min(perEvent, total - e * perEvent)));
@@ -70,11 +69,11 @@ async function insertAttendance(inTenant: InTenant, tenantId: number, total: num
     select e.tenant_id, e.start_date, 'Event', e.group_id, e.id from events e
     where e.tenant_id = ${tenantId} and e.id = any(${pgArray(used)}::bigint[])
     on conflict do nothing`));
-  await analyze(inTenant, ['attendance_sessions']);
+  await analyze(['attendance_sessions']);
   const contacts = pgArray(contactIds);
   const eventsPerStatement = Math.max(1, Math.floor(ATTENDANCE_PER_STATEMENT / Math.max(1, perEvent)));
   for (let from = 0, k = 0; from < used.length; from += eventsPerStatement, k++) {
-    if (k % ANALYZE_EVERY === 0) await analyze(inTenant, ['contact_first_visits', 'retention_visitors']);
+    if (k % ANALYZE_EVERY === 0) await analyze(['contact_first_visits', 'retention_visitors']);
     const part = eventIds.slice(from, from + eventsPerStatement).map((id, k) => ({ id, e: from + k })).filter(({ e }) => counts[e] > 0);
     await inTenant((tx) => tx.execute(sql`insert into attendance_records (tenant_id, session_id, event_id, contact_id, attended_at)
       select ${tenantId}::bigint, s.id, x.event_id, (${contacts}::bigint[])[1 + (x.first + j) % ${n}], x.attended_at

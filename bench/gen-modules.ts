@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { InTenant } from './bulk-insert.js';
+import type { Analyze, InTenant } from './bulk-insert.js';
 import type { GenTree } from './gen-groups.js';
 import type { SizeSpec } from './sizes.js';
 
@@ -25,22 +25,10 @@ export interface ModulesDataset {
 const YEAR_START = '2025-01-05'; // a Sunday
 const YEAR_END = '2025-12-31';
 
-/**
- * ANALYZE of tables the generator is filling. This machine's PostgreSQL runs without autovacuum, so
- * without it the planner keeps the statistics of an empty table while the load fills it, and the
- * rollups applied at each commit plan their lookups by them: on huge, retention_apply's probe of the
- * new first visitors (retention_visitors by contact = ANY (the commit's 5,000 contacts)) became a
- * scan of every visitor so far with each one compared to the whole array, 1–2 s per commit of the
- * events' attendance and growing. A live database's autovacuum analyzes as a table grows.
- */
-export async function analyze(inTenant: InTenant, tables: ('attendance_sessions' | 'contact_first_visits' | 'retention_visitors')[]): Promise<void> {
-  await inTenant((tx) => tx.execute(sql.raw(`analyze ${tables.join(', ')}`)));
-}
-
 const rows = (r: unknown) => (r as { rows: Record<string, unknown>[] }).rows;
 
 /** A weekly meeting for every fellowship, a year of sessions, 30% of the active members present at each. */
-export async function insertMeetings(inTenant: InTenant, tenantId: number, tree: GenTree): Promise<void> {
+export async function insertMeetings(inTenant: InTenant, analyze: Analyze, tenantId: number, tree: GenTree): Promise<void> {
   const fellowships = tree.levels[5];
   await inTenant((tx) => tx.execute(sql`insert into attendance_services (tenant_id, name, group_id, day_of_week, start_time, frequency)
     select ${tenantId}::bigint, 'Weekly meeting', g, 3, '19:00', 'Weekly' from unnest(${`{${fellowships.join(',')}}`}::bigint[]) g`));
@@ -48,7 +36,7 @@ export async function insertMeetings(inTenant: InTenant, tenantId: number, tree:
     select s.tenant_id, (d + interval '3 days')::date, 'Service', s.id, s.group_id
     from attendance_services s, generate_series(${YEAR_START}::date, ${YEAR_END}::date - 3, interval '7 days') d
     where s.tenant_id = ${tenantId}`));
-  await analyze(inTenant, ['attendance_sessions', 'contact_first_visits', 'retention_visitors']);
+  await analyze(['attendance_sessions', 'contact_first_visits', 'retention_visitors']);
   await inTenant((tx) => tx.execute(sql`insert into attendance_records (tenant_id, session_id, contact_id, kind, attended_at)
     select x.tenant_id, x.id, m.contact_id, 'Regular', x.date + time '19:30'
     from attendance_sessions x

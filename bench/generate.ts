@@ -4,7 +4,7 @@ import { withTenant, type Db } from '../src/db/client.js';
 import { roles, userRoles, users } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/lib/passwords.js';
 import { createTenant } from '../src/provisioning/create-tenant.js';
-import type { InTenant } from './bulk-insert.js';
+import type { Analyze, InTenant } from './bulk-insert.js';
 import { fakeContact, insertContacts, type GenContact } from './gen-contacts.js';
 import { EVENTS_FROM, insertEvents } from './gen-events.js';
 import { insertMemberships, insertTree } from './gen-groups.js';
@@ -91,6 +91,9 @@ async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number
   // (counters, first visits, giving periods, retention) are applied at each commit, instead of piling
   // up in one transaction whose commit then applied them all (huge's load, issue 35).
   const inTenant: InTenant = (fn) => withTenant(db, tenantId, fn);
+  const analyze: Analyze = async (tables) => {
+    await db.execute(sql.raw(`analyze ${tables.join(', ')}`));
+  };
   const contactIds = await inTenant((tx) => insertContacts(tx, faker, tenantId, list, FULL_CONTACTS));
   step('contacts');
   const tree = await inTenant((tx) => insertTree(tx, faker, tenantId, spec.groups));
@@ -113,9 +116,9 @@ async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number
   const [{ eventIds, pipelineId }, auditContactId] = await Promise.all([
     (async () => {
       const done = lane('attendance');
-      const eventIds = await insertEvents(inTenant, faker, tenantId, spec, tree, contactIds);
+      const eventIds = await insertEvents(inTenant, analyze, faker, tenantId, spec, tree, contactIds);
       done('events, registrations, attendance');
-      await insertMeetings(inTenant, tenantId, tree);
+      await insertMeetings(inTenant, analyze, tenantId, tree);
       done('attendance sessions and records');
       const pipelineId = await insertFollowUp(inTenant, tenantId, spec, tree, contactIds, admin.id);
       done('tasks, pipeline cards');

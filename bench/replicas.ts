@@ -92,20 +92,6 @@ const processSeconds = (pids: number[]) => pids.reduce((sum, pid) => {
   return sum + (s ? (s.utime + s.stime) / CLOCK_TICKS : 0);
 }, 0);
 
-/** Read-only transactions committed in the bench database on a server (a standby counts its own). */
-async function commits(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    // The statistics are read from a snapshot taken at the first access of a transaction: clear it.
-    await client.query('select pg_stat_clear_snapshot()');
-    const { rows } = await client.query<{ n: string }>(`select xact_commit as n from pg_stat_database where datname = current_database()`);
-    return Number(rows[0].n);
-  } finally {
-    await client.end();
-  }
-}
-
 interface Run {
   rps: number;
   p50: number;
@@ -113,8 +99,6 @@ interface Run {
   primaryCpuMs: number;
   standbyCpuMs: number;
   serverCpuMs: number;
-  primaryCommits: number;
-  standbyCommits: number;
 }
 
 interface Setup {
@@ -122,7 +106,7 @@ interface Setup {
   servers: ServerProcess[];
 }
 
-async function measure(setup: Setup, ds: Dataset, scenario: Scenario, cpu: { primary: ServerCpu; standby: ServerCpu }, urls: { primary: string; standby: string }): Promise<Run> {
+async function measure(setup: Setup, ds: Dataset, scenario: Scenario, cpu: { primary: ServerCpu; standby: ServerCpu }): Promise<Run> {
   const tokens: Tokens = await login(setup.servers[0], ds);
   const token = tokens[scenario.as];
   if (scenario.setup) await scenario.setup(ds, (req) => send(setup.servers[0].serviceUrl, req, token));
@@ -135,10 +119,10 @@ async function measure(setup: Setup, ds: Dataset, scenario: Scenario, cpu: { pri
   const load = (duration: number) => Promise.all(setup.servers.map((server) => runLoad({ baseUrl: server.serviceUrl, token, request }, { connections: share, duration })));
   await load(Number(args.warmup));
   const pids = setup.servers.map((s) => s.pid);
-  const before = { primary: cpu.primary.seconds(), standby: cpu.standby.seconds(), server: processSeconds(pids), pc: await commits(urls.primary), sc: await commits(urls.standby) };
+  const before = { primary: cpu.primary.seconds(), standby: cpu.standby.seconds(), server: processSeconds(pids) };
   const duration = Number(args.duration);
   const results: LoadResult[] = await load(duration);
-  const after = { primary: cpu.primary.seconds(), standby: cpu.standby.seconds(), server: processSeconds(pids), pc: await commits(urls.primary), sc: await commits(urls.standby) };
+  const after = { primary: cpu.primary.seconds(), standby: cpu.standby.seconds(), server: processSeconds(pids) };
   const rps = results.reduce((sum, r) => sum + r.rps, 0);
   const requests = rps * duration;
   const perRequest = (seconds: number) => (seconds * 1000) / requests;
@@ -147,9 +131,6 @@ async function measure(setup: Setup, ds: Dataset, scenario: Scenario, cpu: { pri
     primaryCpuMs: perRequest(after.primary - before.primary),
     standbyCpuMs: perRequest(after.standby - before.standby),
     serverCpuMs: perRequest(after.server - before.server),
-    // Less the two statistics reads themselves.
-    primaryCommits: after.pc - before.pc - 1,
-    standbyCommits: after.sc - before.sc - 1,
   };
 }
 
@@ -188,7 +169,7 @@ async function main() {
     for (const scenario of scenarios) {
       const runs: (Run | string)[] = [];
       for (const setup of setups) {
-        const run = await measure(setup, ds, scenario, cpu, urls).catch((err: Error) => err.message);
+        const run = await measure(setup, ds, scenario, cpu).catch((err: Error) => err.message);
         runs.push(run);
         log(`${scenario.id} ${setup.name}: ` + (typeof run === 'string' ? `failed: ${run}` : `${run.rps.toFixed(0)} req/s, primary ${run.primaryCpuMs.toFixed(2)} ms CPU a request, standby ${run.standbyCpuMs.toFixed(2)}`));
       }
@@ -212,22 +193,22 @@ function render(rows: { scenario: Scenario; runs: (Run | string)[] }[], setups: 
     '',
     `\`npx tsx bench/replicas.ts\`, ${args.connections} connections (split between the processes), ${args.duration} s after a ${args.warmup} s warm-up, background worker off.`,
     `A: ${setups[0].name}. B: ${setups[1].name} (the standby by scripts/pg-standby.sh: pg_basebackup -R of the whole server in ${f(info.backupSeconds, 0)} s).`,
-    `CPU: the PostgreSQL processes of each server and the server processes, from /proc, per request. Commits: read transactions in the bench database on each server during the run (pg_stat_database), per request.`,
+    `CPU: the PostgreSQL processes of each server and the server processes, from /proc, per request.`,
     `Machine: ${os.cpus().length} cores; load average ${info.loadStart.map((x) => f(x, 1)).join(' ')} at the start, ${info.loadEnd.map((x) => f(x, 1)).join(' ')} at the end. Everything (both servers, the processes, the load generator) shares the cores.`,
     '',
-    '| # | Scenario | req/s A → B | p50 ms A → B | primary CPU ms/req A → B | standby CPU ms/req B | server CPU ms/req A → B | standby share of the database CPU (B) | commits/req primary A → B, standby B |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---|',
+    '| # | Scenario | req/s A → B | p50 ms A → B | primary CPU ms/req A → B | standby CPU ms/req B | server CPU ms/req A → B | standby share of the database CPU (B) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
   ];
   const sums = { a: 0, b: 0, primaryB: 0, standbyB: 0, n: 0 };
   for (const { scenario, runs } of rows) {
     const [a, b] = runs;
     if (typeof a === 'string' || typeof b === 'string') {
-      out.push(`| ${scenario.id} | ${scenario.title} | failed: ${(typeof a === 'string' ? a : b as string).replace(/\|/g, '/').slice(0, 120)} | | | | | | |`);
+      out.push(`| ${scenario.id} | ${scenario.title} | failed: ${(typeof a === 'string' ? a : b as string).replace(/\|/g, '/').slice(0, 120)} | | | | | |`);
       continue;
     }
     const standbyShare = b.standbyCpuMs / (b.primaryCpuMs + b.standbyCpuMs);
     sums.a += a.primaryCpuMs; sums.b += b.primaryCpuMs; sums.primaryB += b.primaryCpuMs; sums.standbyB += b.standbyCpuMs; sums.n++;
-    out.push(`| ${scenario.id} | ${scenario.title} | ${f(a.rps, 0)} → ${f(b.rps, 0)} | ${a.p50} → ${b.p50} | ${f(a.primaryCpuMs)} → ${f(b.primaryCpuMs)} | ${f(b.standbyCpuMs)} | ${f(a.serverCpuMs)} → ${f(b.serverCpuMs)} | ${f(100 * standbyShare, 0)}% | ${f(a.primaryCommits / a.requests)} → ${f(b.primaryCommits / b.requests)}, ${f(b.standbyCommits / b.requests)} |`);
+    out.push(`| ${scenario.id} | ${scenario.title} | ${f(a.rps, 0)} → ${f(b.rps, 0)} | ${a.p50} → ${b.p50} | ${f(a.primaryCpuMs)} → ${f(b.primaryCpuMs)} | ${f(b.standbyCpuMs)} | ${f(a.serverCpuMs)} → ${f(b.serverCpuMs)} | ${f(100 * standbyShare, 0)}% |`);
   }
   if (sums.n) {
     out.push('', `Over the ${sums.n} scenarios: the primary's CPU per request summed ${f(sums.a)} ms with one process on the primary alone and ${f(sums.b)} ms with the standby beside it (${f(100 * (1 - sums.b / sums.a), 0)}% less); the standby took ${f(100 * sums.standbyB / (sums.primaryB + sums.standbyB), 0)}% of the database CPU of run B.`);
