@@ -17,7 +17,7 @@ export type InTenant = <T>(fn: (tx: Db) => Promise<T>) => Promise<T>;
  * so far and compared each with the whole array, 2 s a commit of the events' attendance and growing.
  * A live database's autovacuum analyzes a table as it grows.
  */
-export type Analyze = (tables: ('attendance_sessions' | 'contact_first_visits' | 'retention_visitors')[]) => Promise<void>;
+export type Analyze = (tables: ('attendance_sessions' | 'contact_first_visits' | 'retention_visitors' | 'contributions' | 'contribution_lines')[]) => Promise<void>;
 
 // PostgreSQL allows 65,535 parameters a statement; stay well below and cap rows per statement.
 const MAX_PARAMS = 40_000;

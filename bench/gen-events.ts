@@ -73,7 +73,11 @@ async function insertAttendance(inTenant: InTenant, analyze: Analyze, tenantId: 
   const contacts = pgArray(contactIds);
   const eventsPerStatement = Math.max(1, Math.floor(ATTENDANCE_PER_STATEMENT / Math.max(1, perEvent)));
   for (let from = 0, k = 0; from < used.length; from += eventsPerStatement, k++) {
-    if (k % ANALYZE_EVERY === 0) await analyze(['contact_first_visits', 'retention_visitors']);
+    // After statements 1, 2, 4, 8, …: the statistics stay within twice the rows there are. Not before the
+    // first (analyzed empty, a table is planned as empty until the next ANALYZE), nor at a fixed interval (a
+    // tenant that is new to the statistics is planned as a few rows, and retention_apply's lookups then
+    // scan all of that tenant's first visits: seconds a commit at medium until its rows reach the sample).
+    if (k > 0 && (k & (k - 1)) === 0) await analyze(['contact_first_visits', 'retention_visitors']);
     const part = eventIds.slice(from, from + eventsPerStatement).map((id, k) => ({ id, e: from + k })).filter(({ e }) => counts[e] > 0);
     await inTenant((tx) => tx.execute(sql`insert into attendance_records (tenant_id, session_id, event_id, contact_id, attended_at)
       select ${tenantId}::bigint, s.id, x.event_id, (${contacts}::bigint[])[1 + (x.first + j) % ${n}], x.attended_at
@@ -86,9 +90,6 @@ async function insertAttendance(inTenant: InTenant, analyze: Analyze, tenantId: 
       order by x.k, j`));
   }
 }
-
-/** Statements between two ANALYZEs of the first visits the events' attendance fills (see analyze). */
-const ANALYZE_EVERY = 10;
 
 /** Records a statement of the events' attendance (each statement commits on its own). */
 const ATTENDANCE_PER_STATEMENT = 5_000;

@@ -128,7 +128,7 @@ async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number
       const done = lane('giving');
       const made = await inTenant((tx) => insertHouseholds(tx, tenantId, spec.householdShare));
       done(`${made.households} households of ${made.members} people`);
-      await insertGiving(inTenant, tenantId, spec, contactIds, admin.id);
+      await insertGiving(inTenant, analyze, tenantId, spec, contactIds, admin.id);
       done('giving');
       const auditContactId = await insertChanges(inTenant, tenantId, spec, contactIds, admin.id);
       done('changes');
