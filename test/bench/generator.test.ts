@@ -45,6 +45,13 @@ describe('bench data generator (toy size)', () => {
     expect(await one(sql`select count(*) as n from pipeline_cards where tenant_id = ${t} and pipeline_id = ${data.pipelineId}`)).toBe(toy.pipelineCards);
     expect(await one(sql`select count(*) as n from contributions where tenant_id = ${t} and contact_id = ${data.donorContactId}`)).toBe(52);
     expect(await one(sql`select count(*) as n from contributions c where tenant_id = ${t} and amount <> (select sum(amount) from contribution_lines l where l.tenant_id = c.tenant_id and l.contribution_id = c.id)`)).toBe(0);
+    // Every gift has its line (the lines go in two statements), and the rollups the triggers keep add up.
+    expect(await one(sql`select count(*) as n from contributions c where tenant_id = ${t} and not exists (select 1 from contribution_lines l where l.tenant_id = c.tenant_id and l.contribution_id = c.id)`)).toBe(0);
+    expect(await one(sql`select coalesce(sum(net), 0) - (select sum(amount) from contributions where tenant_id = ${t}) as n from giving_days where tenant_id = ${t} and fund_id = 0`)).toBe(0);
+    // The events' sessions are made before their records, with the values the attendance trigger gives one.
+    expect(await one(sql`select count(*) as n from attendance_records r join attendance_sessions s on s.tenant_id = r.tenant_id and s.id = r.session_id
+      join events e on e.tenant_id = r.tenant_id and e.id = r.event_id
+      where r.tenant_id = ${t} and (s.source <> 'Event' or s.event_id <> e.id or s.date <> e.start_date or s.group_id is distinct from e.group_id or r.date <> e.start_date)`)).toBe(0);
     expect(await one(sql`select count(*) as n from changes where tenant_id = ${t} and type = 'contact.updated'`)).toBe(toy.changes);
     const [big] = await ctx.db.select({ n: count() }).from(eventRegistrations).where(and(eq(eventRegistrations.tenantId, data.tenantId), eq(eventRegistrations.eventId, data.bigEventId)));
     expect(Number(big.n)).toBe(toy.bigEventRegistrations);
