@@ -78,7 +78,7 @@ async function insertAttendance(inTenant: InTenant, analyze: Analyze, tenantId: 
     // tenant that is new to the statistics is planned as a few rows, and retention_apply's lookups then
     // scan all of that tenant's first visits: seconds a commit at medium until its rows reach the sample).
     if (k > 0 && (k & (k - 1)) === 0) await analyze(['contact_first_visits', 'retention_visitors']);
-    const part = eventIds.slice(from, from + eventsPerStatement).map((id, k) => ({ id, e: from + k })).filter(({ e }) => counts[e] > 0);
+    const part = eventIds.slice(from, from + eventsPerStatement).map((id, i) => ({ id, e: from + i })).filter(({ e }) => counts[e] > 0);
     await inTenant((tx) => tx.execute(sql`insert into attendance_records (tenant_id, session_id, event_id, contact_id, attended_at)
       select ${tenantId}::bigint, s.id, x.event_id, (${contacts}::bigint[])[1 + (x.first + j) % ${n}], x.attended_at
       from unnest(${pgArray(part.map((p) => p.id))}::bigint[], ${pgArray(part.map((p) => (p.e * 104_729) % n))}::bigint[],
@@ -91,7 +91,7 @@ async function insertAttendance(inTenant: InTenant, analyze: Analyze, tenantId: 
   }
 }
 
-/** Records a statement of the events' attendance (each statement commits on its own). */
+/** Records per statement of the events' attendance (each statement commits on its own). */
 const ATTENDANCE_PER_STATEMENT = 5_000;
 
 /** A PostgreSQL array literal of numbers or ISO strings, for one parameter. */
