@@ -2,21 +2,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
-import { checkScreen, describeInBrowser, newPage, setupBrowser, signIn } from '../helpers/browser.js';
+import { describeInBrowser, newPage, screen, setupBrowser, signIn } from '../helpers/browser.js';
 import { newTenant, PASSWORD } from '../helpers/factories.js';
 
 const ctx = setupBrowser();
-
-/** Closes the toasts (they would hide the title in the screenshots), then checks and pictures the screen. */
-async function screen(page: Page, name: string) {
-  const toasts = page.getByRole('button', { name: 'Close the message' });
-  for (const toast of await toasts.all()) await toast.click().catch(() => undefined);
-  await expect.poll(() => toasts.count()).toBe(0);
-  await checkScreen(page, name);
-}
 
 /** The mail the app sent to `to` (sent without being awaited by the request). */
 async function mailTo(to: string) {
@@ -120,6 +111,8 @@ describeInBrowser('the console: admin', { timeout: 240_000 }, () => {
     await page.getByRole('button', { name: 'New role' }).click();
     await page.getByLabel(/^Name/).fill('Ushers');
     await page.getByRole('button', { name: 'Create role' }).click();
+    // The form closes after the new column shows, moving the table up: wait, or the click lands on the row below.
+    await page.getByRole('form', { name: 'New role' }).waitFor({ state: 'detached' });
     const ushers = page.getByRole('checkbox', { name: 'Ushers: attendance:write' });
     await ushers.waitFor();
     await ushers.check();

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
 import { newService, newSession, record, weeksBefore } from '../helpers/attendance.factories.js';
-import { checkScreen, describeInBrowser, newPage, setupBrowser, signIn } from '../helpers/browser.js';
+import { describeInBrowser, newPage, screen, setupBrowser, signIn } from '../helpers/browser.js';
 import { newPerson } from '../helpers/contacts.factories.js';
 import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
 import type { TestTenant } from '../helpers/factories.js';
@@ -17,15 +17,6 @@ const daysFrom = (day: string, n: number) => {
   d.setUTCDate(d.getUTCDate() + n);
   return d.toISOString().slice(0, 10);
 };
-
-/** Closes the toasts (they would hide the title in the screenshots), then checks and pictures the screen. */
-async function screen(page: Page, name: string) {
-  const toasts = page.getByRole('button', { name: 'Close the message' });
-  for (const toast of await toasts.all()) await toast.click().catch(() => undefined);
-  await expect.poll(() => toasts.count()).toBe(0);
-  await page.evaluate(() => window.scrollTo(0, 0)); // the fixed header stays on top in the full-page pictures
-  await checkScreen(page, name);
-}
 
 /** Opens a group's session from the landing page: the group by type-ahead, the date, "Take attendance". */
 async function openGroupSession(page: Page, group: string, date: string) {

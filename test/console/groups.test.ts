@@ -1,21 +1,12 @@
-import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
 import { newSession, record } from '../helpers/attendance.factories.js';
-import { checkScreen, describeInBrowser, newPage, setupBrowser, signIn } from '../helpers/browser.js';
+import { describeInBrowser, newPage, screen, setupBrowser, signIn } from '../helpers/browser.js';
 import { newPerson } from '../helpers/contacts.factories.js';
 import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
 import { addMembership, newGroup, newLeaderOf } from '../helpers/groups.factories.js';
 
 const ctx = setupBrowser();
-
-/** Closes the toasts (they would hide the title in the screenshots), then checks and pictures the screen. */
-async function screen(page: Page, name: string) {
-  const toasts = page.getByRole('button', { name: 'Close the message' });
-  for (const toast of await toasts.all()) await toast.click().catch(() => undefined);
-  await expect.poll(() => toasts.count()).toBe(0);
-  await checkScreen(page, name);
-}
 
 describeInBrowser('the console: a group\'s requests and sessions', { timeout: 240_000 }, () => {
   it('a leader approves one membership request and rejects another, and opens the group\'s sessions; a plain member sees neither', async () => {

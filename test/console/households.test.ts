@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
-import { checkScreen, describeInBrowser, newPage, setupBrowser, signIn } from '../helpers/browser.js';
+import { describeInBrowser, newPage, screen, setupBrowser, signIn } from '../helpers/browser.js';
 import { newPerson } from '../helpers/contacts.factories.js';
 import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
 import { newFamily, newHousehold } from '../helpers/households.factories.js';
@@ -19,14 +19,6 @@ async function pick(page: Page, label: string, typed: string, option: string | R
 async function choose(page: Page, label: string, value: string) {
   await page.getByRole('combobox', { name: label, exact: true }).click();
   await page.getByRole('option', { name: value, exact: true }).click();
-}
-
-/** Closes the toasts (they would hide the title in the screenshots), then checks and pictures the screen. */
-async function screen(page: Page, name: string) {
-  const toasts = page.getByRole('button', { name: 'Close the message' });
-  for (const toast of await toasts.all()) await toast.click().catch(() => undefined);
-  await expect.poll(() => toasts.count()).toBe(0);
-  await checkScreen(page, name);
 }
 
 describeInBrowser('the console: households, duplicates, export and erase', { timeout: 240_000 }, () => {

@@ -1,23 +1,14 @@
-import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { recordChanges } from '../../src/changes/recorder.js';
 import { withTenant } from '../../src/db/client.js';
 import { MERGE_FIELDS } from '../../src/modules/notifications/merge-fields.js';
 import { api } from '../helpers/app.js';
-import { checkScreen, describeInBrowser, newPage, setupBrowser, signIn } from '../helpers/browser.js';
+import { checkScreen, describeInBrowser, newPage, screen, setupBrowser, signIn } from '../helpers/browser.js';
 import { newRecipient } from '../helpers/notifications.factories.js';
 import { newTenant, newUser, PASSWORD, type TestTenant } from '../helpers/factories.js';
 import { addMembership, newTree } from '../helpers/groups.factories.js';
 
 const ctx = setupBrowser();
-
-/** Closes the toasts (they would hide the title in the screenshots), then checks and pictures the screen. */
-async function screen(page: Page, name: string) {
-  const toasts = page.getByRole('button', { name: 'Close the message' });
-  for (const toast of await toasts.all()) await toast.click().catch(() => undefined);
-  await expect.poll(() => toasts.count()).toBe(0);
-  await checkScreen(page, name);
-}
 
 const person = (t: TestTenant, first: string, last: string, email?: string, extra: Record<string, unknown> = {}) => newRecipient(ctx, t, first, last, email, extra);
 

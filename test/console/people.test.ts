@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
-import { checkScreen, describeInBrowser, newPage, setupBrowser, signIn } from '../helpers/browser.js';
+import { checkScreen, describeInBrowser, newPage, screen, setupBrowser, signIn } from '../helpers/browser.js';
 import { newPerson } from '../helpers/contacts.factories.js';
 import { newTenant, newUser, PASSWORD } from '../helpers/factories.js';
 import { addMembership, newGroup } from '../helpers/groups.factories.js';
@@ -9,14 +9,6 @@ import { newHousehold } from '../helpers/households.factories.js';
 import { newTask } from '../helpers/tasks.factories.js';
 
 const ctx = setupBrowser();
-
-/** Closes the toasts (they would hide the title in the screenshots), then checks and pictures the screen. */
-async function screen(page: Page, name: string) {
-  const toasts = page.getByRole('button', { name: 'Close the message' });
-  for (const toast of await toasts.all()) await toast.click().catch(() => undefined);
-  await expect.poll(() => toasts.count()).toBe(0);
-  await checkScreen(page, name);
-}
 
 /** Chooses a value of a Mantine Select by its accessible name. */
 async function choose(page: Page, label: string, value: string, typed?: string) {

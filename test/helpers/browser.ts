@@ -81,6 +81,21 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
   await page.setViewportSize(viewport);
 }
 
+/**
+ * Closes the toasts (they would hide the title in the screenshots), then checks and pictures the screen
+ * from its top (the fixed header stays on top in the full-page pictures). A toast can still arrive while
+ * the others close (a request answered late), so closing goes on until none is left.
+ */
+export async function screen(page: Page, name: string): Promise<void> {
+  const toasts = page.getByRole('button', { name: 'Close the message' });
+  await expect.poll(async () => {
+    for (const toast of await toasts.all()) await toast.click({ timeout: 1_000 }).catch(() => undefined);
+    return toasts.count();
+  }).toBe(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await checkScreen(page, name);
+}
+
 /** Signs in through the sign-in screen and waits for Home. */
 export async function signIn(page: Page, church: string, username: string, password: string): Promise<void> {
   await page.goto('/sign-in');
