@@ -19,6 +19,8 @@ const FULL_CONTACTS = 10;
 /** What the scenarios need to know about the main tenant. */
 export interface Dataset extends ModulesDataset {
   size: SizeName;
+  /** The tenants of the small size loaded beside the main one (a report on a reused database says these, not --other-tenants). */
+  otherTenants: number;
   tenantId: number;
   slug: string;
   adminUsername: string;
@@ -72,10 +74,10 @@ export async function generate(db: Db, opts: GenerateOptions): Promise<Dataset> 
   // VACUUM too: index-only scans (counts) need the visibility map a live database's autovacuum keeps.
   await db.execute(sql`vacuum analyze`);
   log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { ...dataset, size: opts.size };
+  return { ...dataset, size: opts.size, otherTenants: opts.otherTenants ?? 0 };
 }
 
-async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number, log: (m: string) => void = () => {}): Promise<Omit<Dataset, 'size'>> {
+async function generateTenant(db: Db, slug: string, spec: SizeSpec, seed: number, log: (m: string) => void = () => {}): Promise<Omit<Dataset, 'size' | 'otherTenants'>> {
   const faker = newFaker(seed);
   const { tenant, admin } = await createTenant(db, { slug, name: `${faker.location.city()} Church`, adminUsername: 'admin', adminPassword: BENCH_PASSWORD });
   const tenantId = tenant.id;

@@ -95,7 +95,7 @@ async function main() {
   const worker = !args['without-worker'];
   const server = await startServer({ databaseUrl: url, dataDir, tsx: args.tsx, cpuProfDir, withoutChangeRecording, worker });
   const report: Report = {
-    date: new Date().toISOString().slice(0, 10), dataset, database, loadSeconds, otherTenants, settings,
+    date: new Date().toISOString().slice(0, 10), dataset, database, loadSeconds, otherTenants: dataset.otherTenants, settings,
     runtime:
       (args.tsx ? 'node --import tsx (--tsx)' : 'node on an esbuild bundle of the server (scripts/build.mjs, as `npm start` runs it)') +
       (withoutChangeRecording ? '; **change recording OFF** (--without-change-recording: recordChanges returns at once, issue 11\'s A/B)' : '') +
