@@ -2,7 +2,7 @@
 /**
  * Builds the office console (console/, React + Vite) into dist/console, which the API serves at /
  * (src/plugins/console.ts). `npm start` runs it as the second step of scripts/build.mjs; it does nothing when the
- * console's sources, the typed client and the lockfile are unchanged since the last build (their
+ * console's sources, the typed client, the change types it lists (src/changes/types.ts) and the lockfile are unchanged since the last build (their
  * hash is kept in dist/console/.source-hash).
  *
  *   node scripts/build-console.mjs [--force]
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = path.join(root, 'dist/console');
 const stamp = path.join(outDir, '.source-hash');
-const SOURCES = ['console', 'client', 'package-lock.json'];
+const SOURCES = ['console', 'client', 'src/changes/types.ts', 'package-lock.json'];
 
 async function* files(entry) {
   const stat = await fs.stat(entry);

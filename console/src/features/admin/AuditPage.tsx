@@ -1,27 +1,12 @@
 import { Anchor, Code, Group, Pagination, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
+import { CHANGE_TYPES } from '../../../../src/changes/types.js';
 import { ErrorAlert, Loading, useFormat, useSignedIn } from '../../shared';
 import { useAllUsers, useAudit } from './api';
 import { AdminPage } from './sections';
 
-/** Every change type of the audit (modules-contract §7), for the action filter. */
-const TYPES = [
-  'contact.created', 'contact.updated', 'contact.deleted', 'contact.status_changed', 'contact.erased', 'contact.merged', 'relationship.created', 'relationship.deleted',
-  'household.created', 'household.updated', 'household.deleted', 'household.member_added', 'household.member_updated', 'household.member_removed',
-  'request.created', 'request.updated', 'group.created', 'group.updated', 'group.deleted', 'membership.created', 'membership.updated', 'membership.deleted',
-  'membership_request.created', 'membership_request.approved', 'membership_request.rejected', 'event.created', 'event.updated', 'event.deleted',
-  'registration.created', 'registration.deleted', 'event.activity_recorded', 'attendance.recorded', 'attendance.first_visit', 'attendance.absent',
-  'checkin.created', 'checkin.checked_out', 'attendance.deleted', 'service.created', 'service.updated', 'service.deleted', 'session.created', 'session.updated',
-  'session.deleted', 'session.headcounts_updated', 'contribution.created', 'contribution.updated', 'contribution.deleted', 'contribution.refunded',
-  'batch.created', 'batch.updated', 'batch.deleted', 'batch.closed', 'batch.reopened', 'pledge.created', 'pledge.updated', 'pledge.deleted',
-  'fund.created', 'fund.updated', 'fund.deleted', 'task.created', 'task.assigned', 'task.updated', 'task.completed', 'pipeline.created', 'pipeline.updated',
-  'pipeline.deleted', 'card.created', 'card.moved', 'card.deleted', 'automation.created', 'automation.updated', 'automation.deleted', 'report.submitted',
-  'report.missing', 'report.updated', 'report.deleted', 'report_template.created', 'report_template.updated', 'report_template.deleted',
-  'saved_list.created', 'saved_list.updated', 'saved_list.deleted', 'message.sent', 'message.failed', 'message.created', 'message_template.created',
-  'message_template.updated', 'message_template.deleted', 'user.created', 'user.updated', 'user.disabled', 'user.preferences_updated', 'tenant.updated',
-  'group_category.created', 'event_category.created', 'role.created', 'role.updated', 'role.deleted', 'webhook.test', 'webhook.created', 'webhook.updated',
-  'webhook.deleted', 'webhook.secret_rotated', 'webhook.redelivered',
-];
+/** Every change type of the audit (modules-contract §7), for the action filter: the server's own list. */
+const TYPES = [...CHANGE_TYPES];
 const ENTITY_TYPES = [...new Set(TYPES.map((t) => t.slice(0, t.indexOf('.'))))].sort();
 
 /** Where an entity's own page is, when the console has one. */
