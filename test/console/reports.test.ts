@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { api } from '../helpers/app.js';
 import { checkScreen, describeInBrowser, newPage, setupBrowser, signIn } from '../helpers/browser.js';
 import { newTenant, PASSWORD } from '../helpers/factories.js';
-import { addMembership, newContact, newLeaderOf, newTree } from '../helpers/groups.factories.js';
+import { addMembership, newContact, newGroup, newLeaderOf, newTree } from '../helpers/groups.factories.js';
 import { newTemplate, thisWeek } from '../reports/helpers.js';
 
 const ctx = setupBrowser();
@@ -59,9 +59,11 @@ describeInBrowser('the console: reports', { timeout: 240_000 }, () => {
     await page.context().close();
   });
 
-  it('an administrator runs a report: its chart, the table with the API\'s numbers, and a CSV named by scope and window', async () => {
+  it('an administrator runs a report for a group found by typing among more than 100: its chart, the table with the API\'s numbers, and a CSV named by scope and window', async () => {
     const t = await newTenant(ctx);
     const tree = await newTree(ctx, t);
+    // A large church: 110 more groups, all before "Cluster A" by name, which is past the first 100.
+    for (let i = 1; i <= 110; i++) await newGroup(ctx, t, { name: `Bethel ${String(i).padStart(3, '0')}` });
     for (const [group, n] of [[tree.fellowshipA1, 3], [tree.fellowshipA2, 5], [tree.clusterA, 1]] as const) {
       for (let i = 0; i < n; i++) await addMembership(ctx, t, group, await newContact(ctx, t, `M${i}`, group.name));
     }
@@ -72,8 +74,15 @@ describeInBrowser('the console: reports', { timeout: 240_000 }, () => {
     await page.goto('/reports');
     await page.getByRole('link', { name: 'Group health' }).click();
     await page.getByRole('heading', { name: 'Group health' }).waitFor();
-    await page.getByRole('combobox', { name: 'Group', exact: true }).click();
-    await page.getByRole('option', { name: 'Cluster A' }).click();
+    const picker = page.getByRole('combobox', { name: 'Group', exact: true });
+    await picker.click();
+    // Before typing, the first groups by name, none of them Cluster A; typing part of its name finds it.
+    await page.getByRole('option', { name: /^Bethel 001 · / }).waitFor();
+    await expect(page.getByRole('option', { name: /^Cluster A/ }).count()).resolves.toBe(0);
+    await picker.fill('luster');
+    await page.getByRole('option', { name: /^Cluster B · Cluster$/ }).waitFor();
+    await checkScreen(page, 'reports-run-group-search');
+    await page.getByRole('option', { name: /^Cluster A · Cluster$/ }).click();
     await page.getByLabel('From', { exact: true }).fill('2026-01-01');
     await page.getByLabel('To', { exact: true }).fill('2026-03-31');
     const answered = page.waitForResponse((r) => r.url().includes('/api/reports/group-health') && r.url().includes(`groupId=${tree.clusterA.id}`));
@@ -82,6 +91,7 @@ describeInBrowser('the console: reports', { timeout: 240_000 }, () => {
     const chart = page.locator('.recharts-surface').first();
     await chart.waitFor();
     await page.getByText('Jan 1, 2026 to Mar 31, 2026 · Cluster A and the groups under it · 3 rows').waitFor();
+    await expect(picker.inputValue()).resolves.toBe('Cluster A · Cluster');
     await checkScreen(page, 'reports-run-chart');
 
     // The table, one click away, has the rows the API answered.
@@ -102,6 +112,11 @@ describeInBrowser('the console: reports', { timeout: 240_000 }, () => {
     expect(csv.split('\r\n')[0]).toBe('Group id,Group,Members,Leaders,Joined,Left,Pending requests,Last session on');
     expect(csv.split('\r\n').filter(Boolean)).toHaveLength(4);
     await page.getByText('Downloaded group-health_cluster-a_2026-01-01_to_2026-03-31.csv').waitFor();
+
+    // The address keeps the report: opened again (a bookmark), the group is named, not numbered.
+    await page.reload();
+    await page.getByText('Jan 1, 2026 to Mar 31, 2026 · Cluster A and the groups under it · 3 rows').waitFor();
+    await expect.poll(() => picker.inputValue()).toBe('Cluster A');
     await page.context().close();
   });
 });

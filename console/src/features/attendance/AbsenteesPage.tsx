@@ -1,10 +1,9 @@
 import { Anchor, Button, Group, Pagination, Select, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { ErrorAlert, errorMessage, Loading, Page, useFormat, useSignedIn } from '../../shared';
+import { ErrorAlert, errorMessage, GroupPicker, Loading, Page, useFormat, useSignedIn, type PickedGroup } from '../../shared';
 import { addDays, todayIn, useAbsentees, useCreateTask, type Absentee } from './api';
 import { AreaNav } from './AreaNav';
-import { GroupPicker, type PickedGroup } from './GroupPicker';
 
 const MISSED = ['2', '3', '4', '6', '8', '12'].map((n) => ({ value: n, label: `${n} meetings in a row` }));
 

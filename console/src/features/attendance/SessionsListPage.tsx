@@ -1,9 +1,8 @@
 import { Anchor, Group, Pagination, Select, Table, Text } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
-import { ErrorAlert, Loading, Page, useFormat } from '../../shared';
+import { ErrorAlert, GroupPicker, Loading, Page, useFormat } from '../../shared';
 import { useServices, useSessions } from './api';
 import { AreaNav } from './AreaNav';
-import { GroupPicker } from './GroupPicker';
 import { sessionName } from './SessionPage';
 
 /** Recent sessions with their counts, newest first; filter by a group's subtree or a service. */

@@ -2,10 +2,9 @@ import { LineChart } from '@mantine/charts';
 import '@mantine/charts/styles.css'; // the legend's layout (main.tsx loads only core's and notifications' styles)
 import { Button, Card, Group, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
-import { ErrorAlert, Loading, Page, useFormat, useSignedIn } from '../../shared';
+import { ErrorAlert, GroupPicker, Loading, Page, useFormat, useSignedIn, type PickedGroup } from '../../shared';
 import { addDays, todayIn, useSummary, type SummaryQuery } from './api';
 import { AreaNav } from './AreaNav';
-import { GroupPicker, type PickedGroup } from './GroupPicker';
 import { SummaryTable } from './SummaryTable';
 
 const WINDOWS = [

@@ -1,10 +1,9 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { ErrorAlert, Loading, Page, useFormat, useSignedIn } from '../../shared';
+import { ErrorAlert, GroupPicker, Loading, Page, useFormat, useSignedIn, type PickedGroup } from '../../shared';
 import { todayIn, useOpenSession, useServices, useSessions, type Service, type SessionRow, type SessionSource } from './api';
 import { AreaNav } from './AreaNav';
-import { GroupPicker, type PickedGroup } from './GroupPicker';
 
 const DAYS = ['Sundays', 'Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays'];
 

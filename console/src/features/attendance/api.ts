@@ -73,15 +73,6 @@ export function useMembers(groupId: number | undefined, page: number, enabled: b
   });
 }
 
-/** Groups the user can see whose name contains q (the group pickers' type-ahead). */
-export function useGroupChoices(q: string) {
-  return useQuery({
-    queryKey: ['attendance', 'group-choices', q],
-    queryFn: ({ signal }) => unwrap(api.GET('/api/groups', { params: { query: { q: q.trim() || undefined, limit: 25 } }, signal })),
-    placeholderData: keepPreviousData,
-  });
-}
-
 export type SessionSource = { serviceId: number } | { groupId: number };
 
 /**

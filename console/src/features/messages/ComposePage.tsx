@@ -2,8 +2,8 @@ import { Alert, Button, Card, Group, MultiSelect, SegmentedControl, Select, Simp
 import { notifications } from '@mantine/notifications';
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, ErrorAlert, errorMessage, Page, useFormat, useSession } from '../../shared';
-import { useGroupChoices, useListChoices, useMessageTemplates, usePeopleChoices, usePreview, useSend, type MessageBody, type Preview } from './api';
+import { ApiError, ErrorAlert, errorMessage, GroupPicker, Page, useFormat, useSession, type PickedGroup } from '../../shared';
+import { useListChoices, useMessageTemplates, usePeopleChoices, usePreview, useSend, type MessageBody, type Preview } from './api';
 
 /** The merge fields a message may use (src/modules/notifications/merge-fields.ts), filled in per recipient. */
 export const MERGE_FIELDS = [
@@ -25,7 +25,7 @@ export function ComposePage() {
     ...(can('contacts:read') ? [{ value: 'list', label: 'A saved list' }, { value: 'people', label: 'Chosen people' }] : []),
   ], [can]);
   const [target, setTarget] = useState<Target>((targets[0]?.value as Target | undefined) ?? 'group');
-  const [groupId, setGroupId] = useState<string | null>(null);
+  const [group, setGroup] = useState<PickedGroup | null>(null);
   const [listId, setListId] = useState<string | null>(null);
   const [people, setPeople] = useState<string[]>([]);
   const [subject, setSubject] = useState('');
@@ -39,12 +39,12 @@ export function ComposePage() {
   const [templateId, setTemplateId] = useState<string | null>(null);
 
   const message: MessageBody | undefined = useMemo(() => {
-    const audience = target === 'group' ? (groupId ? { groupIds: [Number(groupId)] } : undefined)
+    const audience = target === 'group' ? (group ? { groupIds: [group.id] } : undefined)
       : target === 'list' ? (listId ? { listId: Number(listId) } : undefined)
         : people.length ? { contactIds: people.map(Number) } : undefined;
     if (!audience || !subject.trim() || !body.trim()) return undefined;
     return { channel: 'Email', audience, subject, body };
-  }, [target, groupId, listId, people, subject, body]);
+  }, [target, group, listId, people, subject, body]);
   // The preview shown is for exactly this message; any change asks for a new one before sending.
   const previewed = preview.data && preview.variables && JSON.stringify(preview.variables) === JSON.stringify(message) ? preview.data : undefined;
 
@@ -91,7 +91,7 @@ export function ComposePage() {
         <Card withBorder component="form" onSubmit={onPreview} aria-label="Message">
           <Stack gap="sm">
             <SegmentedControl aria-label="Send to" value={target} onChange={(v) => setTarget(v as Target)} data={targets} fullWidth />
-            {target === 'group' && <GroupPicker value={groupId} onChange={setGroupId} />}
+            {target === 'group' && <GroupPicker label="Group" description="Its active members, and those of the groups under it" required value={group} onChange={setGroup} />}
             {target === 'list' && <ListPicker value={listId} onChange={setListId} />}
             {target === 'people' && <PeoplePicker value={people} onChange={setPeople} />}
             {templates.data && templates.data.data.length > 0 && (
@@ -175,15 +175,6 @@ function PreviewPanel({ preview }: { preview: Preview }) {
         )}
       </Stack>
     </Card>
-  );
-}
-
-function GroupPicker({ value, onChange }: { value: string | null; onChange: (v: string | null) => void }) {
-  const groups = useGroupChoices();
-  return (
-    <Select label="Group" description="Its active members, and those of the groups under it" placeholder="Choose a group" searchable required nothingFoundMessage="No group by that name"
-      data={(groups.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))} value={value} onChange={onChange}
-      error={groups.error ? errorMessage(groups.error) : undefined} />
   );
 }
 

@@ -67,16 +67,6 @@ export function useSentMessages(page: number) {
 
 export type SentMessage = NonNullable<ReturnType<typeof useSentMessages>['data']>['data'][number];
 
-export function useGroupChoices() {
-  const { can } = useSession();
-  return useQuery({
-    queryKey: ['messages', 'groups'],
-    enabled: can('groups:read'),
-    queryFn: ({ signal }) => unwrap(api.GET('/api/groups/combo', { params: { query: { limit: 100 } }, signal })),
-    staleTime: 60_000,
-  });
-}
-
 export function useListChoices() {
   const { can } = useSession();
   return useQuery({

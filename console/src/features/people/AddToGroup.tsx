@@ -1,15 +1,15 @@
 import { Button, Group, Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
-import { ErrorAlert } from '../../shared';
-import { useAddToGroup, useGroupChoices } from './api';
+import { ErrorAlert, useGroupChoices } from '../../shared';
+import { useAddToGroup } from './api';
 
 /** Adds the person to a group (as a member), chosen by typing part of its name. */
 export function AddToGroup({ contactId, exclude, onAdded }: { contactId: number; exclude: number[]; onAdded(groupName: string): void }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const [groupId, setGroupId] = useState<string | null>(null);
-  const choices = useGroupChoices(debounced, true);
+  const choices = useGroupChoices(debounced);
   const add = useAddToGroup(contactId);
   const options = (choices.data?.data ?? []).filter((g) => !exclude.includes(g.id)).map((g) => ({ value: String(g.id), label: g.name }));
   const chosen = options.find((o) => o.value === groupId);

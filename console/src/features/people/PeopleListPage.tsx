@@ -3,10 +3,10 @@ import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Can, ErrorAlert, Loading, Page, useFormat, useSignedIn } from '../../shared';
+import { Can, ErrorAlert, Loading, Page, useFormat, useGroupChoices, useSignedIn } from '../../shared';
 import { ConfirmDialog } from '../../shared/confirm';
 import {
-  useDeleteList, useFilteredPeople, useGroupChoices, useListContacts, usePeople, useSavedLists, useSaveList,
+  useDeleteList, useFilteredPeople, useListContacts, usePeople, useSavedLists, useSaveList,
   type Condition, type ContactItem, type ContactStatus, type Criteria, type SavedList,
 } from './api';
 import { personName, primary } from './names';
@@ -194,7 +194,7 @@ function SaveListDialog({ criteria, onClose, onSaved }: { criteria: Criteria; on
 function GroupFilter({ value, onChange }: { value: string | undefined; onChange(v: string | null): void }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
-  const choices = useGroupChoices(debounced, true);
+  const choices = useGroupChoices(debounced);
   const [picked, setPicked] = useState<{ value: string; label: string } | null>(null);
   const options = (choices.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }));
   if (picked && value === picked.value && !options.some((o) => o.value === picked.value)) options.unshift(picked);

@@ -113,15 +113,6 @@ export function useSavePerson(id: number | undefined) {
   });
 }
 
-/** Groups the user may add people to, by name. */
-export function useGroupChoices(q: string, enabled: boolean) {
-  return useQuery({
-    queryKey: ['people', 'group-choices', q], enabled,
-    queryFn: () => unwrap(api.GET('/api/groups', { params: { query: { q: q || undefined, limit: 20 } } })),
-    placeholderData: keepPreviousData,
-  });
-}
-
 export function useAddToGroup(contactId: number) {
   const client = useQueryClient();
   return useMutation({

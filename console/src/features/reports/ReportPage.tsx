@@ -3,8 +3,8 @@ import { Anchor, Button, Card, Checkbox, Group, NumberInput, SegmentedControl, S
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ErrorAlert, errorMessage, Loading, Page, useFormat } from '../../shared';
-import { downloadCsv, useCatalog, useFundChoices, useGroupChoices, useReport, type CatalogItem, type ReportOutput, type ReportParameter, type ReportQuery } from './api';
+import { ErrorAlert, errorMessage, GroupPicker, Loading, Page, useFormat, type PickedGroup } from '../../shared';
+import { downloadCsv, useCatalog, useFundChoices, useGroupName, useReport, type CatalogItem, type ReportOutput, type ReportParameter, type ReportQuery } from './api';
 
 const LABELS: Record<string, string> = {
   from: 'From', to: 'To', groupId: 'Group', includeDescendants: 'Include the groups under it', interval: 'Interval', missed: 'Missed sessions in a row', fundId: 'Fund', campaign: 'Campaign',
@@ -30,7 +30,6 @@ export function ReportPage() {
 
 function ReportRun({ report }: { report: CatalogItem }) {
   const f = useFormat();
-  const groups = useGroupChoices();
   const [search, setSearch] = useSearchParams();
   const params = report.parameters.filter((p) => p.key !== 'format');
   // The applied query lives in the address (a report can be bookmarked and shared); the form edits a copy.
@@ -43,6 +42,12 @@ function ReportRun({ report }: { report: CatalogItem }) {
     return q;
   }, [search, params]);
   const [draft, setDraft] = useState<ReportQuery>(applied);
+  // The names of the groups picked here; a group named only by the address (a bookmark) is read once.
+  const [names, setNames] = useState<Record<number, string>>({});
+  const urlGroupId = groupIdOf(applied.groupId);
+  const urlGroup = useGroupName(urlGroupId !== undefined && names[urlGroupId] === undefined ? urlGroupId : undefined);
+  const groupName = (id: number) => names[id] ?? (urlGroup.data?.id === id ? urlGroup.data.name : undefined);
+  const groups = { name: groupName, picked: (g: PickedGroup) => setNames((n) => ({ ...n, [g.id]: g.name })) };
   const result = useReport(report.key, applied);
   const [view, setView] = useState<'chart' | 'table'>('chart');
   const [downloading, setDownloading] = useState(false);
@@ -69,7 +74,7 @@ function ReportRun({ report }: { report: CatalogItem }) {
       <Card withBorder component="form" onSubmit={run} aria-label="Report parameters">
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} verticalSpacing="sm">
           {params.filter((p) => p.key !== 'includeDescendants' || draft.groupId).map((p) => (
-            <ParameterField key={p.key} param={p} value={draft[p.key] ?? ''} onChange={(v) => setDraft((d) => ({ ...d, [p.key]: v }))} />
+            <ParameterField key={p.key} param={p} value={draft[p.key] ?? ''} onChange={(v) => setDraft((d) => ({ ...d, [p.key]: v }))} groups={groups} />
           ))}
         </SimpleGrid>
         <Group mt="md">
@@ -82,7 +87,7 @@ function ReportRun({ report }: { report: CatalogItem }) {
       {result.data && (
         <Stack gap="sm">
           <Group justify="space-between">
-            <Text size="sm" c="dimmed">{describeScope(result.data, f, (id) => groups.data?.data.find((g) => g.id === id)?.name)}</Text>
+            <Text size="sm" c="dimmed">{describeScope(result.data, f, groupName)}</Text>
             <SegmentedControl aria-label="Show as" value={view} onChange={(v) => setView(v as 'chart' | 'table')} data={[{ value: 'chart', label: 'Chart' }, { value: 'table', label: 'Table' }]} />
           </Group>
           {result.data.rows.length === 0
@@ -102,10 +107,18 @@ function describeScope(out: ReportOutput, f: ReturnType<typeof useFormat>, group
   return `${f.date(String(p.from))} to ${f.date(String(p.to))} · ${scope} · ${out.rows.length} row${out.rows.length === 1 ? '' : 's'}`;
 }
 
-function ParameterField({ param, value, onChange }: { param: ReportParameter; value: string; onChange: (v: string) => void }) {
+type GroupNames = { name(id: number): string | undefined; picked(group: PickedGroup): void };
+
+/** A group id of the address or the form ('' or anything not an id: none). */
+function groupIdOf(value: string | undefined): number | undefined {
+  const id = Number(value);
+  return value && Number.isInteger(id) && id > 0 ? id : undefined;
+}
+
+function ParameterField({ param, value, onChange, groups }: { param: ReportParameter; value: string; onChange: (v: string) => void; groups: GroupNames }) {
   const name = label(param);
   const hint = param.default !== null && param.default !== undefined && param.type !== 'boolean' ? `Default: ${String(param.default)}` : param.description;
-  if (param.key === 'groupId') return <GroupField value={value} onChange={onChange} />;
+  if (param.key === 'groupId') return <GroupField value={value} onChange={onChange} groups={groups} />;
   if (param.key === 'fundId') return <FundField value={value} onChange={onChange} />;
   if (param.type === 'boolean') {
     const checked = value === '' ? param.default !== false : value === 'true';
@@ -121,12 +134,15 @@ function ParameterField({ param, value, onChange }: { param: ReportParameter; va
   return <TextInput label={name} description={hint} required={param.required} value={value} onChange={(e) => onChange(e.currentTarget.value)} />;
 }
 
-function GroupField({ value, onChange }: { value: string; onChange: (v: string) => void }) {
-  const groups = useGroupChoices();
+function GroupField({ value, onChange, groups }: { value: string; onChange: (v: string) => void; groups: GroupNames }) {
+  const id = groupIdOf(value);
+  const group = id === undefined ? null : { id, name: groups.name(id) ?? `Group #${id}` };
   return (
-    <Select label="Group" placeholder="All the groups you see" searchable clearable nothingFoundMessage="No group by that name"
-      data={(groups.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))} value={value || null} onChange={(v) => onChange(v ?? '')}
-      error={groups.error ? errorMessage(groups.error) : undefined} />
+    <GroupPicker label="Group" placeholder="All the groups you see" clearable value={group}
+      onChange={(g) => {
+        if (g) groups.picked(g);
+        onChange(g ? String(g.id) : '');
+      }} />
   );
 }
 

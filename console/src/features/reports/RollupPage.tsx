@@ -1,8 +1,8 @@
-import { Anchor, Badge, Button, Card, Group, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { ErrorAlert, errorMessage, Loading, Page, useFormat } from '../../shared';
-import { useGroupChoices, useRollup, useSubmissions, useTemplate } from './api';
+import { ErrorAlert, GroupPicker, Loading, Page, useFormat, type PickedGroup } from '../../shared';
+import { useRollup, useSubmissions, useTemplate } from './api';
 
 type Scope = { groupId?: number; from?: string; to?: string };
 
@@ -11,8 +11,7 @@ export function RollupPage() {
   const id = Number(useParams().id);
   const f = useFormat();
   const template = useTemplate(id);
-  const groups = useGroupChoices();
-  const [draft, setDraft] = useState<{ groupId: string | null; from: string; to: string }>({ groupId: null, from: '', to: '' });
+  const [draft, setDraft] = useState<{ group: PickedGroup | null; from: string; to: string }>({ group: null, from: '', to: '' });
   const [scope, setScope] = useState<Scope>({});
   const rollup = useRollup(id, scope);
   const submissions = useSubmissions(id, scope);
@@ -20,7 +19,7 @@ export function RollupPage() {
 
   const apply = (e: FormEvent) => {
     e.preventDefault();
-    setScope({ ...(draft.groupId ? { groupId: Number(draft.groupId) } : {}), ...(draft.from ? { from: draft.from } : {}), ...(draft.to ? { to: draft.to } : {}) });
+    setScope({ ...(draft.group ? { groupId: draft.group.id } : {}), ...(draft.from ? { from: draft.from } : {}), ...(draft.to ? { to: draft.to } : {}) });
   };
   const numeric = (template.data?.fields ?? []).filter((fl) => fl.type === 'number');
 
@@ -29,8 +28,7 @@ export function RollupPage() {
       <ErrorAlert error={template.error} />
       <Card withBorder component="form" onSubmit={apply} aria-label="Scope and window">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <Select label="Group" placeholder="All the groups you see" searchable clearable data={(groups.data?.data ?? []).map((g) => ({ value: String(g.id), label: g.name }))}
-            value={draft.groupId} onChange={(v) => setDraft((d) => ({ ...d, groupId: v }))} error={groups.error ? errorMessage(groups.error) : undefined} />
+          <GroupPicker label="Group" placeholder="All the groups you see" clearable value={draft.group} onChange={(g) => setDraft((d) => ({ ...d, group: g }))} />
           <TextInput type="date" label="From" description="Default: the last few periods" value={draft.from} onChange={(e) => setDraft((d) => ({ ...d, from: e.currentTarget.value }))} />
           <TextInput type="date" label="To" description="Default: today" value={draft.to} onChange={(e) => setDraft((d) => ({ ...d, to: e.currentTarget.value }))} />
         </SimpleGrid>

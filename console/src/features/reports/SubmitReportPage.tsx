@@ -1,8 +1,8 @@
 import { Alert, Anchor, Button, Card, Checkbox, Group, NumberInput, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { ApiError, ErrorAlert, errorMessage, Loading, Page, useFormat } from '../../shared';
-import { useGroupChoices, useSubmit, useTemplate, type Template, type TemplateField } from './api';
+import { ApiError, ErrorAlert, GroupPicker, Loading, Page, useFormat, useGroupChoices, type PickedGroup } from '../../shared';
+import { useSubmit, useTemplate, type Template, type TemplateField } from './api';
 
 type Value = string | number | boolean | null;
 
@@ -22,14 +22,15 @@ const todayLocal = () => {
 
 function SubmitForm({ template }: { template: Template }) {
   const f = useFormat();
-  const groups = useGroupChoices(template.groupCategoryId);
+  // The form's groups before any typing (the picker's first list): none, nothing to report for; one, chosen already.
+  const first = useGroupChoices('', { categoryId: template.groupCategoryId });
   const submit = useSubmit(template.id);
-  const [groupId, setGroupId] = useState<string | null>(null);
+  const [group, setGroup] = useState<PickedGroup | null>(null);
   const [period, setPeriod] = useState(todayLocal());
   const [values, setValues] = useState<Record<string, Value>>({});
   const [done, setDone] = useState<string>();
-  const choices = groups.data?.data ?? [];
-  const chosenGroup = groupId ?? (choices.length === 1 ? String(choices[0].id) : null);
+  const only = first.data?.total === 1 ? first.data.data[0] : undefined;
+  const chosenGroup = group ?? (only ? { id: only.id, name: only.name } : null);
 
   // A 400 naming a value ("body/values/attendance is required") goes beside that field, in words.
   const err = submit.error instanceof ApiError ? submit.error : undefined;
@@ -41,7 +42,7 @@ function SubmitForm({ template }: { template: Template }) {
     e.preventDefault();
     if (!chosenGroup) return;
     const body = {
-      groupId: Number(chosenGroup),
+      groupId: chosenGroup.id,
       period,
       // An unticked yes/no question is a "no", not a missing answer.
       values: Object.fromEntries(template.fields
@@ -65,14 +66,13 @@ function SubmitForm({ template }: { template: Template }) {
           {done}. <Anchor component={Link} to={`/reports/forms/${template.id}/rollup`}>See who has reported</Anchor>
         </Alert>
       )}
-      {groups.data && choices.length === 0 && (
+      {first.data?.total === 0 && (
         <Alert color="yellow" title={<Text span fw={700} c="var(--mantine-color-text)">No group to report for</Text>}>You can report only for a {template.groupCategory.name.toLowerCase()} you can see. Ask an administrator to make you its leader.</Alert>
       )}
       <Card withBorder component="form" onSubmit={send} aria-label={`${template.name} form`} maw={640}>
         <Stack gap="sm">
-          <Select label={template.groupCategory.name} placeholder={`Choose the ${template.groupCategory.name.toLowerCase()}`} required searchable
-            data={choices.map((g) => ({ value: String(g.id), label: g.name }))} value={chosenGroup} onChange={setGroupId}
-            error={groups.error ? errorMessage(groups.error) : undefined} />
+          <GroupPicker label={template.groupCategory.name} placeholder={`Choose the ${template.groupCategory.name.toLowerCase()}`} required
+            categoryId={template.groupCategoryId} value={chosenGroup} onChange={setGroup} />
           <TextInput type="date" label={template.frequency === 'Monthly' ? 'A day in the month reported' : 'A day in the week reported'} required
             description={describePeriod(template.frequency, period, f.date)} value={period} onChange={(e) => setPeriod(e.currentTarget.value)} />
           {template.fields.map((fl) => (

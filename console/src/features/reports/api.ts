@@ -45,13 +45,13 @@ export async function downloadCsv(key: string, query: ReportQuery): Promise<stri
   return name;
 }
 
-/** Groups the caller may see, for the scope picker (optionally of one category). */
-export function useGroupChoices(categoryId?: number) {
+/** One group's name, for a report opened from an address naming its group (groupId=): the picker shows it by name. */
+export function useGroupName(id: number | undefined) {
   const { can } = useSession();
   return useQuery({
-    queryKey: ['reports', 'groups', categoryId ?? null],
-    enabled: can('groups:read'),
-    queryFn: ({ signal }) => unwrap(api.GET('/api/groups/combo', { params: { query: { limit: 100, ...(categoryId ? { categoryId } : {}) } }, signal })),
+    queryKey: ['reports', 'group-name', id],
+    enabled: id !== undefined && can('groups:read'),
+    queryFn: ({ signal }) => unwrap(api.GET('/api/groups/{id}', { params: { path: { id: id! } }, signal })).then((g) => ({ id: g.id, name: g.name })),
     staleTime: 60_000,
   });
 }
