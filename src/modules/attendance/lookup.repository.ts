@@ -65,7 +65,9 @@ export async function lookupFamilies(tx: Db, tenantId: number, term: LookupTerm)
 
 async function lookupWithin(tx: Db, tenantId: number, term: LookupTerm, hits: number): Promise<LookupRow[]> {
   const t = tenantId;
-  const order = sql`p.last_name_fold, search_fold(p.first_name), p.contact_id`;
+  // In the index's own order (text_pattern_ops, by code point: USING ~<~), so that the walk stops after
+  // `hits` reachable people; ordered by the collation, every match was read, checked and sorted first.
+  const order = sql`p.last_name_fold using ~<~, search_fold(p.first_name), p.contact_id`;
   // On the stored folded name (migration 0046): a condition on it is an index condition under row level security.
   const match = 'lastName' in term
     ? sql`p.tenant_id = ${t} and p.last_name_fold ~>=~ search_fold(${term.lastName}) and p.last_name_fold ~<~ (search_fold(${term.lastName}) || chr(1114111))`
