@@ -2,7 +2,9 @@
 # A hot standby of the local PostgreSQL (127.0.0.1:5432) by streaming replication, for the replica
 # tests: `pg_basebackup -R` into a scratch directory, served on 127.0.0.1:$STANDBY_PORT (5433).
 #   scripts/pg-standby.sh start | stop | status
-# start is idempotent (a running standby is kept). Needs root or the postgres user: it lets loopback
+# start takes a new backup each time, replacing a standby left running by an earlier run: with no
+# replication slot the primary recycles WAL such a standby may still need, and it then never catches up
+# (a test run after a bench load waited in vain for its database). Needs root or the postgres user: it lets loopback
 # replication connections in (a `host replication all 127.0.0.1/32 trust` line in pg_hba.conf) and
 # runs the standby as the postgres user.
 set -euo pipefail
@@ -15,7 +17,7 @@ as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 
 case "${1:-start}" in
   start)
-    if pg_isready -h 127.0.0.1 -p "$PORT" -q; then exit 0; fi
+    if [ -f "$DIR/postmaster.pid" ]; then as_pg "$BIN/pg_ctl" -D "$DIR" -m fast -w stop > /dev/null || true; fi
     hba=$(psql "${PRIMARY[@]}" -Atc 'show hba_file')
     if ! grep -Eq '^host[[:space:]]+replication[[:space:]]+all[[:space:]]+127\.0\.0\.1/32[[:space:]]+trust' "$hba"; then
       echo 'host replication all 127.0.0.1/32 trust' >> "$hba"
