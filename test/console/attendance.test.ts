@@ -151,8 +151,12 @@ describeInBrowser('the console: attendance', { timeout: 240_000 }, () => {
     await signIn(page, t.slug, 'admin', PASSWORD);
     await page.goto('/attendance/summary');
     await page.getByRole('heading', { name: 'Attendance summary' }).waitFor();
+    // The zone's answer for the default window (12 weeks) first, so that the one awaited below is the 4 weeks'.
+    const zoneAnswer = (r: { url(): string }) => r.url().includes('/api/attendance/summary') && r.url().includes(`groupId=${zone.id}`);
+    const defaultWindow = page.waitForResponse(zoneAnswer);
     await pickGroup(page, 'Group (with everything under it)', 'East Zone');
-    const asked = page.waitForResponse((r) => r.url().includes('/api/attendance/summary') && r.url().includes(`groupId=${zone.id}`));
+    await defaultWindow;
+    const asked = page.waitForResponse(zoneAnswer);
     await page.getByRole('combobox', { name: 'Window' }).click();
     await page.getByRole('option', { name: 'Last 4 weeks' }).click();
     const answered = await asked;
